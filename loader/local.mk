@@ -1,0 +1,1 @@
+## loader/local.mk -- build rules for loader/ (included by the top Makefile.am).

@@ -1,0 +1,1 @@
+## runtime/local.mk -- build rules for runtime/ (included by the top Makefile.am).

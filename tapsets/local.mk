@@ -1,0 +1,1 @@
+## tapsets/local.mk -- build rules for tapsets/ (included by the top Makefile.am).

@@ -1,0 +1,1 @@
+## testsuite/parse/local.mk -- build rules for testsuite/parse/ (included by the top Makefile.am).

@@ -1,0 +1,1 @@
+## testsuite/unit/local.mk -- build rules for testsuite/unit/ (included by the top Makefile.am).

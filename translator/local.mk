@@ -1,0 +1,1 @@
+## translator/local.mk -- build rules for translator/ (included by the top Makefile.am).
