@@ -1,1 +1,5 @@
-## testsuite/unit/local.mk -- build rules for testsuite/unit/ (included by the top Makefile.am).
+## testsuite/unit/local.mk -- Check unit tests. Each area keeps its own
+## fragment so that translator and runtime tests can grow independently.
+include testsuite/unit/translator.mk
+include testsuite/unit/runtime.mk
+include testsuite/unit/debuginfo.mk

@@ -1,0 +1,1 @@
+## testsuite/unit/debuginfo.mk -- Check unit tests for the debuginfo.

@@ -1,0 +1,1 @@
+## testsuite/unit/runtime.mk -- Check unit tests for the runtime.

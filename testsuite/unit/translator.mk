@@ -1,0 +1,1 @@
+## testsuite/unit/translator.mk -- Check unit tests for the translator.
