@@ -1,0 +1,67 @@
+/*
+ * diag.h -- diagnostics: every message the translator gives about a script.
+ *
+ * A diagnostic has a level, a stable id that tests can name (E_SYNTAX,
+ * W_UNUSED_VAR, ...), a location and a message. It prints as
+ *
+ *     file:line:col: error: message [E_ID]
+ *      source line
+ *           ^
+ *     hint: what to do about it
+ *
+ * Errors accumulate; the driver stops after the pass that produced them.
+ */
+#ifndef TAPC_DIAG_H
+#define TAPC_DIAG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* One script or tapset file, kept whole so that diagnostics can quote it. */
+struct source {
+	const char *name;	/* path, or "<input>" for -e */
+	const char *text;	/* NUL-terminated contents */
+	size_t len;
+	bool is_tapset;		/* from the library: embedded C allowed */
+};
+
+struct loc {
+	const struct source *src;
+	int line, col;		/* 1-based; line 0 means "no location" */
+};
+
+enum diag_level { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR };
+
+struct diag {
+	FILE *out;
+	int errors, warnings;
+	bool no_warnings;	/* -w */
+	bool warnings_are_errors; /* -W */
+	bool quiet;		/* count only (used by the fuzz target) */
+	int max_errors;		/* stop printing after this many (0: no cap) */
+	struct loc last_error;	/* to suppress cascades at one spot */
+};
+
+void diag_init(struct diag *d, FILE *out);
+
+void diag_error(struct diag *d, struct loc at, const char *id,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void diag_warning(struct diag *d, struct loc at, const char *id,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void diag_note(struct diag *d, struct loc at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A hint line for the diagnostic just printed. */
+void diag_hint(struct diag *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void diag_vreport(struct diag *d, enum diag_level level, struct loc at,
+		  const char *id, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
+
+/* Plain "tapc: error: ..." with no location, for command-line problems. */
+void diag_fatal_noloc(struct diag *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+bool loc_before(struct loc a, struct loc b);
+
+#endif
