@@ -1,1 +1,32 @@
 ## runtime/local.mk -- build rules for runtime/ (included by the top Makefile.am).
+##
+## runtime/core/ is built here as a user-space static library for the unit
+## tests, the benchmarks and the user-space target.  The same sources are
+## installed under $(pkgdatadir)/runtime/core so that the kernel target can
+## include them into each module it builds.
+
+TAP_CORE_HEADERS = \
+	runtime/core/platform.h \
+	runtime/core/error.h \
+	runtime/core/buf.h \
+	runtime/core/arith.h \
+	runtime/core/stat.h \
+	runtime/core/map.h \
+	runtime/core/format.h \
+	runtime/core/tapstring.h
+
+TAP_CORE_SOURCES = \
+	runtime/core/platform.c \
+	runtime/core/error.c \
+	runtime/core/buf.c \
+	runtime/core/stat.c \
+	runtime/core/hist.c \
+	runtime/core/map.c \
+	runtime/core/pmap.c \
+	runtime/core/format.c \
+	runtime/core/tapstring.c
+
+noinst_LIBRARIES += runtime/libtapcore.a
+runtime_libtapcore_a_SOURCES = $(TAP_CORE_SOURCES) $(TAP_CORE_HEADERS)
+
+nobase_dist_pkgdata_DATA += $(TAP_CORE_SOURCES) $(TAP_CORE_HEADERS)

@@ -1,0 +1,222 @@
+/*
+ * pmap.c - arrays of statistics (`global s; s[k] <<< v`).
+ *
+ * One struct tap_map per CPU takes the `<<<` of that CPU, so adding never
+ * touches a line another CPU writes and needs only the global's read lock.
+ * Reading merges: tap_pmap_get() merges one key into a scratch accumulator,
+ * tap_pmap_aggregate() merges every key into the `agg` map, which foreach
+ * then iterates; both need the global's write lock.  Each per-CPU map has
+ * the array's max_entries (and wrap flag); the merged map has the same
+ * bound, so more distinct keys across CPUs than it holds is
+ * TAP_EAGGOVERFLOW, as SystemTap reports "aggregation overflow".  All
+ * memory is allocated in tap_pmap_init().
+ */
+#include "map.h"
+#include "error.h"
+
+int
+tap_pmap_init(struct tap_pmap *p, const struct tap_map_spec *spec)
+{
+	unsigned int cpu;
+	int rc;
+
+	tap_memset(p, 0, sizeof(*p));
+	if (spec->value != TAP_T_STAT || !spec->stat)
+		return TAP_EINVAL;
+	p->ncpus = tap_num_cpus();
+	p->cpu = tap_alloc(p->ncpus * sizeof(*p->cpu));
+	p->one = tap_alloc(tap_stat_data_size(spec->stat));
+	if (!p->cpu || !p->one) {
+		tap_pmap_free(p);
+		return TAP_ENOMEM;
+	}
+	rc = tap_map_init(&p->agg, spec);
+	for (cpu = 0; rc == TAP_OK && cpu < p->ncpus; cpu++)
+		rc = tap_map_init(&p->cpu[cpu], spec);
+	if (rc != TAP_OK)
+		tap_pmap_free(p);
+	return rc;
+}
+
+void
+tap_pmap_free(struct tap_pmap *p)
+{
+	unsigned int cpu;
+
+	if (p->cpu)
+		for (cpu = 0; cpu < p->ncpus; cpu++)
+			tap_map_free(&p->cpu[cpu]);
+	tap_map_free(&p->agg);
+	tap_free(p->cpu);
+	tap_free(p->one);
+	p->cpu = NULL;
+	p->one = NULL;
+}
+
+int
+tap_pmap_add(struct tap_pmap *p, const struct tap_value *keys, int64_t v)
+{
+	return tap_map_add_stat(&p->cpu[tap_cpu_id()], keys, v);
+}
+
+/* @count(s[k]) and friends: NULL when no CPU has the key.  The result
+ * lives in scratch owned by the pmap, valid until the next call. */
+const struct tap_stat_data *
+tap_pmap_get(struct tap_pmap *p, const struct tap_value *keys)
+{
+	const struct tap_stat_desc *d = &p->agg.stat_desc;
+	unsigned int cpu;
+	bool any = false;
+
+	tap_stat_data_clear(d, p->one);
+	for (cpu = 0; cpu < p->ncpus; cpu++) {
+		struct tap_map *m = &p->cpu[cpu];
+		struct tap_map_entry *e = tap_map_find(m, keys);
+
+		if (e) {
+			__tap_stat_merge_sums(d, p->one,
+					      tap_map_value_stat(m, e));
+			any = true;
+		}
+	}
+	if (!any)
+		return NULL;
+	__tap_stat_merge_mean(d, p->one);
+	for (cpu = 0; cpu < p->ncpus; cpu++) {
+		struct tap_map *m = &p->cpu[cpu];
+		struct tap_map_entry *e = tap_map_find(m, keys);
+
+		if (e)
+			__tap_stat_merge_spread(p->one,
+						tap_map_value_stat(m, e));
+	}
+	__tap_stat_merge_end(d, p->one);
+	return p->one;
+}
+
+bool
+tap_pmap_exists(struct tap_pmap *p, const struct tap_value *keys)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < p->ncpus; cpu++)
+		if (tap_map_find(&p->cpu[cpu], keys))
+			return true;
+	return false;
+}
+
+/* The keys of entry e of map m, as tap_values pointing into the entry. */
+static void
+entry_keys(const struct tap_map *m, const struct tap_map_entry *e,
+	   struct tap_value *keys)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->spec.nkeys; i++) {
+		keys[i].l = 0;
+		keys[i].s = NULL;
+		if (m->spec.keys[i] == TAP_T_STRING)
+			keys[i].s = tap_map_key_str(m, e, i);
+		else
+			keys[i].l = tap_map_key_long(m, e, i);
+	}
+}
+
+/* First pass: sums, extremes and histograms of every CPU's entries, in
+ * CPU order then each CPU's insertion order. */
+static int
+merge_sums(struct tap_pmap *p)
+{
+	const struct tap_stat_desc *d = &p->agg.stat_desc;
+	struct tap_value keys[TAP_MAP_MAX_KEYS];
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < p->ncpus; cpu++) {
+		struct tap_map *m = &p->cpu[cpu];
+		struct tap_map_entry *e, *a;
+
+		for (e = m->oldest; e; e = e->next) {
+			entry_keys(m, e, keys);
+			if (tap_map_find_or_insert(&p->agg, keys, &a))
+				return TAP_EAGGOVERFLOW;
+			__tap_stat_merge_sums(d, tap_map_value_stat(&p->agg, a),
+					      tap_map_value_stat(m, e));
+		}
+	}
+	return TAP_OK;
+}
+
+/* Second pass: the spread of each CPU's mean around the merged mean. */
+static void
+merge_spreads(struct tap_pmap *p)
+{
+	const struct tap_stat_desc *d = &p->agg.stat_desc;
+	struct tap_value keys[TAP_MAP_MAX_KEYS];
+	struct tap_map_entry *e, *a;
+	unsigned int cpu;
+
+	for (a = p->agg.oldest; a; a = a->next)
+		__tap_stat_merge_mean(d, tap_map_value_stat(&p->agg, a));
+	for (cpu = 0; cpu < p->ncpus; cpu++) {
+		struct tap_map *m = &p->cpu[cpu];
+
+		for (e = m->oldest; e; e = e->next) {
+			entry_keys(m, e, keys);
+			a = tap_map_find(&p->agg, keys);
+			__tap_stat_merge_spread(tap_map_value_stat(&p->agg, a),
+						tap_map_value_stat(m, e));
+		}
+	}
+	for (a = p->agg.oldest; a; a = a->next)
+		__tap_stat_merge_end(d, tap_map_value_stat(&p->agg, a));
+}
+
+/* Rebuild p->agg from the per-CPU maps; iterate p->agg afterwards.  On
+ * TAP_EAGGOVERFLOW p->agg holds what fitted. */
+int
+tap_pmap_aggregate(struct tap_pmap *p)
+{
+	int rc;
+
+	tap_map_clear(&p->agg);
+	rc = merge_sums(p);
+	if (rc != TAP_OK)
+		return rc;
+	merge_spreads(p);
+	return TAP_OK;
+}
+
+bool
+tap_pmap_delete(struct tap_pmap *p, const struct tap_value *keys)
+{
+	unsigned int cpu;
+	bool any = false;
+
+	for (cpu = 0; cpu < p->ncpus; cpu++)
+		any |= tap_map_delete(&p->cpu[cpu], keys);
+	tap_map_delete(&p->agg, keys);
+	return any;
+}
+
+uint32_t
+tap_pmap_delete_slice(struct tap_pmap *p, const struct tap_value *keys,
+		      uint32_t wildcard)
+{
+	unsigned int cpu;
+	uint32_t n = 0;
+
+	for (cpu = 0; cpu < p->ncpus; cpu++)
+		n += tap_map_delete_slice(&p->cpu[cpu], keys, wildcard);
+	tap_map_delete_slice(&p->agg, keys, wildcard);
+	return n;
+}
+
+void
+tap_pmap_clear(struct tap_pmap *p)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < p->ncpus; cpu++)
+		tap_map_clear(&p->cpu[cpu]);
+	tap_map_clear(&p->agg);
+}

@@ -1,0 +1,143 @@
+/*
+ * stat.h - statistics aggregates: what `<<<` feeds and @count, @sum, @min,
+ * @max, @avg, @variance, @hist_log and @hist_linear read.
+ *
+ * A struct tap_stat_desc says once, per script global, what is collected:
+ * the histogram shape (none, log2, or linear start/stop/interval) and
+ * whether variance is kept (it costs a division per `<<<`) with its bit
+ * shift.  A struct tap_stat_data is one accumulator (one CPU's, or a merged
+ * result) followed by its histogram buckets; its size depends on the desc.
+ *
+ * struct tap_stat is a scalar aggregate (`global s; s <<< v`): one data
+ * slot per CPU, each on its own cache lines, so tap_stat_add() touches only
+ * the calling CPU's slot and needs no shared lock -- the generated code
+ * holds the global's *read* lock.  tap_stat_get() merges all slots into a
+ * private aggregate; it needs the global's *write* lock so that no CPU adds
+ * while it reads.  Arrays of statistics are struct tap_pmap (map.h), built
+ * from the same data functions.
+ *
+ * Semantics follow SystemTap: @avg is the integer quotient sum/count,
+ * @variance is kept per CPU with Welford's method on values scaled by
+ * 2^shift and merged with the total-variance formula, so results match
+ * stap's integer rounding (stap truncates the Welford delta to 32 bits; we
+ * keep 64, which only differs where stap overflows).  Reading @min, @max,
+ * @avg, @variance or a histogram of an empty aggregate is TAP_EEMPTY
+ * ("empty aggregate"); @count and @sum of one are 0.
+ *
+ * Nothing here allocates except tap_stat_init().
+ */
+#ifndef TAP_CORE_STAT_H
+#define TAP_CORE_STAT_H
+
+#include "platform.h"
+#include "buf.h"
+
+enum tap_hist_type {
+	TAP_HIST_NONE,
+	TAP_HIST_LOG,
+	TAP_HIST_LINEAR,
+};
+
+/* Log histograms: one bucket per power of two for each sign, plus zero.
+ * Bucket 64 holds 0, 65 holds 1, 66 holds 2..3, ..., 127 holds 2^62..;
+ * bucket 63 holds -1, 62 holds -2..-3, ..., 0 holds INT64_MIN. */
+#define TAP_HIST_LOG_BUCKETS	128
+#define TAP_HIST_LOG_BUCKET0	64
+
+/* Most buckets a linear histogram may have, underflow and overflow
+ * included (SystemTap's STP_MAX_BUCKETS). */
+#ifndef TAP_HIST_MAX_BUCKETS
+#define TAP_HIST_MAX_BUCKETS	128
+#endif
+
+/* Width of the bar column and how many empty neighbours make a bucket row
+ * elidable, as SystemTap's HIST_WIDTH and HIST_ELISION. */
+#define TAP_HIST_WIDTH		50
+#ifndef TAP_HIST_ELISION
+#ifdef HIST_ELISION
+#define TAP_HIST_ELISION	HIST_ELISION
+#else
+#define TAP_HIST_ELISION	2
+#endif
+#endif
+
+struct tap_stat_desc {
+	enum tap_hist_type hist;
+	int64_t start;		/* linear only */
+	int64_t stop;		/* linear only */
+	int64_t interval;	/* linear only, > 0 */
+	int buckets;		/* set by tap_stat_desc_init() */
+	bool variance;		/* keep Welford state on every add */
+	int shift;		/* variance bit shift, 0..62 */
+};
+
+struct tap_stat_data {
+	int64_t count;
+	int64_t sum;
+	int64_t min;
+	int64_t max;
+	int64_t avg_s;		/* running mean, scaled by 2^shift */
+	int64_t m2;		/* Welford M2, scaled by 2^(2*shift) */
+	int64_t variance_s;	/* m2 / (count - 1), scaled */
+	int64_t hist[];		/* desc->buckets counters */
+};
+
+struct tap_stat {
+	struct tap_stat_desc desc;
+	size_t slot_size;	/* bytes per CPU slot, cache-line multiple */
+	unsigned int ncpus;
+	void *mem;		/* what tap_alloc() returned */
+	char *slots;		/* ncpus slots, then the merged slot */
+};
+
+/* Describing what to collect (init time). */
+int tap_stat_desc_init(struct tap_stat_desc *d, enum tap_hist_type hist,
+		       int64_t start, int64_t stop, int64_t interval,
+		       bool variance, int shift);
+size_t tap_stat_data_size(const struct tap_stat_desc *d);
+
+/* One accumulator. */
+void tap_stat_data_clear(const struct tap_stat_desc *d,
+			 struct tap_stat_data *sd);
+void tap_stat_data_add(const struct tap_stat_desc *d,
+		       struct tap_stat_data *sd, int64_t v);
+
+/* Merging accumulators into agg: clear agg, then call merge_sums for every
+ * part, merge_mean once, merge_spread for every part, merge_end once. */
+void __tap_stat_merge_sums(const struct tap_stat_desc *d,
+			   struct tap_stat_data *agg,
+			   const struct tap_stat_data *part);
+void __tap_stat_merge_mean(const struct tap_stat_desc *d,
+			   struct tap_stat_data *agg);
+void __tap_stat_merge_spread(struct tap_stat_data *agg,
+			     const struct tap_stat_data *part);
+void __tap_stat_merge_end(const struct tap_stat_desc *d,
+			  struct tap_stat_data *agg);
+
+/* Reading one (merged) accumulator; sd may be NULL for "no such entry". */
+int64_t tap_stat_count(const struct tap_stat_data *sd);
+int64_t tap_stat_sum(const struct tap_stat_data *sd);
+int tap_stat_min(const struct tap_stat_data *sd, int64_t *out);
+int tap_stat_max(const struct tap_stat_data *sd, int64_t *out);
+int tap_stat_avg(const struct tap_stat_data *sd, int64_t *out);
+int tap_stat_variance(const struct tap_stat_desc *d,
+		      const struct tap_stat_data *sd, int64_t *out);
+
+/* Scalar aggregates. */
+int tap_stat_init(struct tap_stat *st, const struct tap_stat_desc *d);
+void tap_stat_free(struct tap_stat *st);
+void tap_stat_add(struct tap_stat *st, int64_t v);
+const struct tap_stat_data *tap_stat_get(struct tap_stat *st);
+void tap_stat_clear(struct tap_stat *st);
+
+/* Histograms (hist.c). */
+int tap_hist_log_bucket(int64_t v);
+int64_t tap_hist_log_bucket_value(int bucket);
+int tap_hist_linear_bucket(const struct tap_stat_desc *d, int64_t v);
+int tap_hist_print(struct tap_buf *b, const struct tap_stat_desc *d,
+		   const struct tap_stat_data *sd, int elision);
+int tap_hist_bucket_count(const struct tap_stat_desc *d,
+			  const struct tap_stat_data *sd, int64_t index,
+			  int64_t *out);
+
+#endif /* TAP_CORE_STAT_H */
