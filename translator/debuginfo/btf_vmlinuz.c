@@ -10,6 +10,7 @@
  * be written is not an error.  Only xz is supported: other compressors give
  * a message saying so.
  */
+#define _GNU_SOURCE	/* asprintf */
 #include "translator/debuginfo/btf_internal.h"
 
 #include <errno.h>
