@@ -3,3 +3,4 @@
 include testsuite/unit/translator.mk
 include testsuite/unit/runtime.mk
 include testsuite/unit/debuginfo.mk
+include testsuite/unit/options.mk

@@ -1,0 +1,18 @@
+## testsuite/unit/options.mk -- tests of tapc's command line: the Check suite
+## for translator/options.c, and a check that the man page documents every
+## option that `tapc --help` lists.
+
+if HAVE_CHECK
+check_PROGRAMS += testsuite/unit/test_options
+TESTS += testsuite/unit/test_options
+
+# Linked from the sources, not from tapc's objects, so the test builds even
+# while the rest of the translator is in pieces.
+testsuite_unit_test_options_SOURCES = testsuite/unit/test_options.c \
+	translator/options.c translator/arena.c translator/diag.c
+testsuite_unit_test_options_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+testsuite_unit_test_options_LDADD = $(CHECK_LIBS)
+endif
+
+TESTS += testsuite/unit/check-options-doc.sh
+EXTRA_DIST += testsuite/unit/check-options-doc.sh
