@@ -1,0 +1,135 @@
+/*
+ * module.c -- putting the probe module into the kernel and taking it out.
+ *
+ * Takes: the .ko path and the module parameters (-G var=value).  Produces:
+ * the loaded module (finit_module) or a message that says why not, in the
+ * terms a user can act on: not root, a kernel that cannot load modules, a
+ * module of that name already loaded, a module built for another kernel.
+ * Must not: leave the module loaded on a path that reports failure.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include "loader/taprun.h"
+
+/* The kernel names a module after its file: "a-b.ko" is a_b. */
+int
+taprun_module_name(const char *path, char *name, size_t size)
+{
+	const char *base = strrchr(path, '/');
+	size_t len, i;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	if (len > 3 && strcmp(base + len - 3, ".ko") == 0)
+		len -= 3;
+	if (len == 0 || len >= size || len >= 56) {
+		taprun_err("%s: not a usable module file name", path);
+		return -EINVAL;
+	}
+	for (i = 0; i < len; i++)
+		name[i] = base[i] == '-' ? '_' : base[i];
+	name[len] = '\0';
+	return 0;
+}
+
+/* Append "var=value" to the parameter string, quoting values with blanks. */
+int
+taprun_params_add(char **params, const char *assignment)
+{
+	const char *eq = strchr(assignment, '=');
+	size_t old = *params ? strlen(*params) : 0;
+	size_t need = old + strlen(assignment) + 4;
+	char *p;
+
+	if (!eq || eq == assignment) {
+		taprun_err("-G %s: expected VAR=VALUE", assignment);
+		return -EINVAL;
+	}
+	p = realloc(*params, need);
+	if (!p)
+		return -ENOMEM;
+	if (strpbrk(eq + 1, " \t"))
+		snprintf(p + old, need - old, "%s%.*s\"%s\"", old ? " " : "",
+			 (int)(eq - assignment + 1), assignment, eq + 1);
+	else
+		snprintf(p + old, need - old, "%s%s", old ? " " : "",
+			 assignment);
+	*params = p;
+	return 0;
+}
+
+static void
+taprun_insert_explain(const char *path, const char *name, int err)
+{
+	switch (err) {
+	case ENOSYS:
+		taprun_err("this kernel cannot load modules; run it in a VM with `tapc --vm`");
+		break;
+	case EEXIST:
+		taprun_err("module %s is already loaded (another taprun running? remove it with `rmmod %s`)", name, name);
+		break;
+	case EPERM:
+		taprun_err("%s: not permitted to load modules (need root and CAP_SYS_MODULE; lockdown or modules_disabled may forbid it)", path);
+		break;
+	case ENOEXEC:
+	case EINVAL:
+		taprun_err("%s: the kernel rejected the module (built for another kernel? see dmesg): %s", path, strerror(err));
+		break;
+	case ENOKEY:
+	case EKEYREJECTED:
+		taprun_err("%s: the kernel requires signed modules: %s", path, strerror(err));
+		break;
+	default:
+		taprun_err("%s: cannot load module: %s", path, strerror(err));
+	}
+}
+
+int
+taprun_module_insert(const char *path, const char *name, const char *params)
+{
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		taprun_err("%s: cannot open: %s", path, strerror(errno));
+		return ret;
+	}
+	taprun_verbose("inserting %s as %s with \"%s\"", path, name,
+		       params ? params : "");
+	if (syscall(SYS_finit_module, fd, params ? params : "", 0) != 0) {
+		ret = -errno;
+		taprun_insert_explain(path, name, errno);
+	}
+	close(fd);
+	return ret;
+}
+
+/*
+ * delete_module refuses while files of the module are still open, and the
+ * kernel drops those references a moment after close(): retry briefly.
+ */
+int
+taprun_module_remove(const char *name)
+{
+	int tries, err = 0;
+
+	for (tries = 0; tries < 50; tries++) {
+		if (syscall(SYS_delete_module, name, O_NONBLOCK) == 0) {
+			taprun_verbose("removed module %s", name);
+			return 0;
+		}
+		err = errno;
+		if (err != EAGAIN && err != EBUSY)
+			break;
+		usleep(100 * 1000);
+	}
+	taprun_err("cannot remove module %s: %s (try `rmmod %s`)", name,
+		   strerror(err), name);
+	return -err;
+}

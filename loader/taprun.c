@@ -1,0 +1,420 @@
+/*
+ * taprun.c -- load a tapc probe module, run the session, unload it.
+ *
+ *   taprun [-v] [-o FILE] [-b] [-c CMD | -x PID] [-T SECS] [-G VAR=VALUE]...
+ *          MODULE.ko [VAR=VALUE]...
+ *
+ * Takes: the module and options above.  Produces: the script's output on
+ * stdout (or -o/-b files), its errors and warnings on stderr, exit status 0
+ * when the script ran without errors, 1 otherwise.  The module is inserted
+ * with finit_module, the session is driven over the ctl file (see
+ * runtime/linux/tap_protocol.h) and the relay files are read until the
+ * module reports STOPPED; SIGINT, SIGTERM, SIGHUP, -T and the end of the -c
+ * command ask the module to stop (a second signal stops waiting).
+ * Must not: exit without removing the module, whatever the path.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "loader/taprun.h"
+
+#define TAPRUN_POLL_MS		100	/* relay poll only wakes on full buffers */
+#define TAPRUN_STOP_GRACE_MS	30000	/* how long a stopping module may take */
+
+int taprun_verbosity;
+
+struct taprun_opts {
+	const char *module;
+	char *params;
+	const char *outfile;
+	bool bulk;
+	const char *cmd;
+	pid_t target;
+	double timeout;
+};
+
+struct taprun_session {
+	struct taprun_opts *o;
+	char name[64];
+	struct taprun_ctl ctl;
+	struct taprun_relay relay;
+	int sigfd;
+	int release_fd;		/* -c child held until START is done */
+	pid_t child;
+	bool child_done;
+	bool started;		/* STARTED received */
+	bool exit_sent;
+	bool stopped;		/* STOPPED received */
+	int signals;
+	int status;		/* the exit status */
+	long long exit_deadline_ms;	/* for -T; 0 none */
+	long long stop_deadline_ms;	/* after EXIT; 0 none */
+	struct tap_msg_counts counts;
+};
+
+void
+taprun_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("taprun: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void
+taprun_verbose(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!taprun_verbosity)
+		return;
+	fputs("taprun: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static long long
+taprun_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static void
+taprun_usage(FILE *f)
+{
+	fputs("usage: taprun [-v] [-o FILE] [-b] [-c CMD | -x PID] [-T SECS] [-G VAR=VALUE]... MODULE.ko [VAR=VALUE]...\n", f);
+}
+
+static int
+taprun_parse_args(int argc, char **argv, struct taprun_opts *o)
+{
+	int opt, i;
+	char *end;
+
+	while ((opt = getopt(argc, argv, "+vo:bc:x:T:G:h")) != -1) {
+		switch (opt) {
+		case 'v': taprun_verbosity++; break;
+		case 'o': o->outfile = optarg; break;
+		case 'b': o->bulk = true; break;
+		case 'c': o->cmd = optarg; break;
+		case 'x':
+			o->target = strtol(optarg, &end, 10);
+			if (*end || o->target <= 0) {
+				taprun_err("-x %s: not a process id", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'T':
+			o->timeout = strtod(optarg, &end);
+			if (*end || o->timeout <= 0) {
+				taprun_err("-T %s: not a positive number of seconds", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'G':
+			if (taprun_params_add(&o->params, optarg))
+				return -EINVAL;
+			break;
+		case 'h': taprun_usage(stdout); exit(0);
+		default: taprun_usage(stderr); return -EINVAL;
+		}
+	}
+	if (optind >= argc) {
+		taprun_usage(stderr);
+		return -EINVAL;
+	}
+	if (o->cmd && o->target) {
+		taprun_err("-c and -x exclude each other");
+		return -EINVAL;
+	}
+	o->module = argv[optind];
+	for (i = optind + 1; i < argc; i++)
+		if (taprun_params_add(&o->params, argv[i]))
+			return -EINVAL;
+	return 0;
+}
+
+static int
+taprun_check_platform(void)
+{
+	struct stat st;
+
+	if (geteuid() != 0) {
+		taprun_err("must be run as root (loading a kernel module needs CAP_SYS_MODULE)");
+		return -EPERM;
+	}
+	if (stat("/proc/modules", &st) != 0 && errno == ENOENT &&
+	    stat("/proc/self", &st) == 0) {
+		taprun_err("this kernel cannot load modules; run it in a VM with `tapc --vm`");
+		return -ENOSYS;
+	}
+	return 0;
+}
+
+static int
+taprun_signals_block(void)
+{
+	sigset_t set;
+	int fd;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0)
+		return -errno;
+	fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (fd < 0) {
+		taprun_err("signalfd: %s", strerror(errno));
+		return -errno;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	return fd;
+}
+
+static void
+taprun_request_exit(struct taprun_session *s, const char *why)
+{
+	if (s->exit_sent || s->stopped)
+		return;
+	taprun_verbose("asking the module to stop (%s)", why);
+	s->exit_sent = true;
+	s->stop_deadline_ms = taprun_now_ms() + TAPRUN_STOP_GRACE_MS;
+	taprun_ctl_send(&s->ctl, TAP_MSG_EXIT, NULL, 0);
+}
+
+static void
+taprun_reap_child(struct taprun_session *s)
+{
+	int wstatus;
+
+	if (s->child <= 0 || s->child_done)
+		return;
+	if (waitpid(s->child, &wstatus, WNOHANG) == s->child) {
+		s->child_done = true;
+		taprun_request_exit(s, "-c command ended");
+	}
+}
+
+static void
+taprun_handle_signals(struct taprun_session *s)
+{
+	struct signalfd_siginfo si;
+
+	while (read(s->sigfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD) {
+			taprun_reap_child(s);
+			continue;
+		}
+		if (++s->signals > 1) {
+			taprun_err("second signal: not waiting for the module any more");
+			s->stop_deadline_ms = taprun_now_ms();
+		}
+		taprun_request_exit(s, strsignal(si.ssi_signo));
+	}
+}
+
+static void
+taprun_release_child(struct taprun_session *s)
+{
+	if (s->release_fd < 0)
+		return;
+	taprun_target_release(s->release_fd);
+	s->release_fd = -1;
+}
+
+static void
+taprun_handle_msg(struct taprun_session *s, const struct taprun_msg *m)
+{
+	const struct tap_msg_status *st = (const void *)m->payload;
+
+	switch (m->hdr.type) {
+	case TAP_MSG_STARTED:
+		s->started = true;
+		if (st->status) {
+			taprun_err("module %s could not arm its probes: %s", s->name, strerror(-st->status));
+			s->status = 1;
+		}
+		taprun_relay_read_all(&s->relay);	/* begin output first */
+		taprun_release_child(s);
+		break;
+	case TAP_MSG_ERROR:
+		fprintf(stderr, "ERROR: %s\n", m->payload);
+		s->status = 1;
+		break;
+	case TAP_MSG_WARNING:
+		fprintf(stderr, "WARNING: %s\n", m->payload);
+		break;
+	case TAP_MSG_DRAIN:
+		taprun_relay_read_all(&s->relay);
+		taprun_ctl_send(&s->ctl, TAP_MSG_DRAINED, NULL, 0);
+		break;
+	case TAP_MSG_COUNTS:
+		memcpy(&s->counts, m->payload,
+		       m->hdr.len < sizeof(s->counts) ? m->hdr.len : sizeof(s->counts));
+		break;
+	case TAP_MSG_STOPPED:
+		s->stopped = true;
+		if (st->status)
+			s->status = 1;
+		break;
+	default:
+		taprun_verbose("ignoring message type %u", m->hdr.type);
+	}
+}
+
+static void
+taprun_report_counts(const struct taprun_session *s)
+{
+	const struct tap_msg_counts *n = &s->counts;
+
+	if (n->skipped)
+		fprintf(stderr, "WARNING: Number of skipped probes: %llu\n", (unsigned long long)n->skipped);
+	if (n->missed)
+		fprintf(stderr, "WARNING: Number of probe hits the kernel missed: %llu\n", (unsigned long long)n->missed);
+	if (n->lost)
+		fprintf(stderr, "WARNING: Number of output records lost (buffers full): %llu\n", (unsigned long long)n->lost);
+	if (n->warnings)
+		fprintf(stderr, "WARNING: Number of messages from the module not delivered: %llu\n", (unsigned long long)n->warnings);
+}
+
+static int
+taprun_poll_timeout(const struct taprun_session *s)
+{
+	long long now = taprun_now_ms(), t = TAPRUN_POLL_MS;
+
+	if (s->exit_deadline_ms && !s->exit_sent && s->exit_deadline_ms - now < t)
+		t = s->exit_deadline_ms - now;
+	return t < 0 ? 0 : (int)t;
+}
+
+/* The session loop: until STOPPED, or the module stops answering. */
+static int
+taprun_loop(struct taprun_session *s)
+{
+	struct pollfd p[2] = {
+		{ .fd = s->ctl.fd, .events = POLLIN },
+		{ .fd = s->sigfd, .events = POLLIN },
+	};
+	struct taprun_msg m;
+	int ret;
+
+	while (!s->stopped) {
+		ret = poll(p, 2, taprun_poll_timeout(s));
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+		if (taprun_relay_read_all(&s->relay) == -EPIPE)
+			taprun_request_exit(s, "output closed");
+		if (p[1].revents & POLLIN)
+			taprun_handle_signals(s);
+		taprun_reap_child(s);
+		ret = taprun_ctl_fill(&s->ctl);
+		if (ret) {
+			taprun_err("ctl: module %s went away", s->name);
+			return ret;
+		}
+		while (!s->stopped && taprun_ctl_next(&s->ctl, &m))
+			taprun_handle_msg(s, &m);
+		if (s->exit_deadline_ms && taprun_now_ms() >= s->exit_deadline_ms)
+			taprun_request_exit(s, "-T time is up");
+		if (s->exit_sent && taprun_now_ms() >= s->stop_deadline_ms) {
+			taprun_err("module %s did not stop; unloading it anyway", s->name);
+			return -ETIMEDOUT;
+		}
+	}
+	taprun_relay_read_all(&s->relay);
+	return 0;
+}
+
+static int
+taprun_start(struct taprun_session *s)
+{
+	struct tap_msg_start start = { .target_pid = s->o->target };
+
+	if (s->child > 0)
+		start.target_pid = s->child;
+	if (s->o->timeout > 0)
+		s->exit_deadline_ms = taprun_now_ms() + (long long)(s->o->timeout * 1000);
+	return taprun_ctl_send(&s->ctl, TAP_MSG_START, &start, sizeof(start));
+}
+
+/* Insert, talk, read, and always remove: one cleanup label per resource. */
+static int
+taprun_run(struct taprun_session *s)
+{
+	int ret;
+
+	ret = taprun_module_insert(s->o->module, s->name, s->o->params);
+	if (ret)
+		return ret;
+	ret = taprun_ctl_open(&s->ctl, s->name);
+	if (ret)
+		goto out_module;
+	ret = taprun_ctl_hello(&s->ctl, s->name);
+	if (ret)
+		goto out_ctl;
+	ret = taprun_relay_open(&s->relay, s->name, s->o->outfile, s->o->bulk);
+	if (ret)
+		goto out_ctl;
+	ret = taprun_start(s);
+	if (ret)
+		goto out_relay;
+	ret = taprun_loop(s);
+	taprun_report_counts(s);
+out_relay:
+	taprun_relay_close(&s->relay);
+out_ctl:
+	taprun_ctl_close(&s->ctl);
+out_module:
+	if (taprun_module_remove(s->name) && !ret)
+		ret = -EBUSY;
+	return ret;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct taprun_opts o = { 0 };
+	struct taprun_session s = { .o = &o, .release_fd = -1, .sigfd = -1 };
+	int ret;
+
+	if (taprun_parse_args(argc, argv, &o))
+		return 2;
+	if (taprun_module_name(o.module, s.name, sizeof(s.name)) ||
+	    taprun_check_platform())
+		return 1;
+	s.sigfd = taprun_signals_block();
+	if (s.sigfd < 0)
+		return 1;
+	if (o.cmd) {
+		s.child = taprun_target_fork(o.cmd, &s.release_fd);
+		if (s.child < 0)
+			return 1;
+	}
+	ret = taprun_run(&s);
+	if (s.release_fd >= 0)	/* never released: it exits without running */
+		close(s.release_fd);
+	if (ret)
+		s.status = 1;
+	free(o.params);
+	return s.status;
+}

@@ -1,0 +1,66 @@
+/*
+ * taprun.h -- the loader's internal interfaces: module insertion and
+ * removal (module.c), the ctl conversation (ctl.c), the relay readers
+ * (relay.c), the -c target (target.c), and messages (taprun.c).
+ *
+ * Internal functions return 0 or a negative errno and have already said
+ * what went wrong, in the form "taprun: WHERE: WHAT: WHY".
+ */
+#ifndef TAPRUN_H
+#define TAPRUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include "runtime/linux/tap_protocol.h"
+
+#define TAPRUN_DEBUGFS		"/sys/kernel/debug"
+#define TAPRUN_MAX_CPUS		1024
+
+__attribute__((format(printf, 1, 2))) void taprun_err(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void taprun_verbose(const char *fmt, ...);
+extern int taprun_verbosity;
+
+/* module.c */
+int taprun_module_name(const char *path, char *name, size_t size);
+int taprun_module_insert(const char *path, const char *name,
+			 const char *params);
+int taprun_module_remove(const char *name);
+int taprun_params_add(char **params, const char *assignment);
+
+/* ctl.c */
+struct taprun_ctl {
+	int fd;
+	char buf[8192];		/* bytes read, not yet parsed */
+	size_t have;
+};
+struct taprun_msg {
+	struct tap_msg_hdr hdr;
+	char payload[TAP_MSG_MAX_PAYLOAD + 1];	/* NUL-terminated copy */
+};
+int taprun_ctl_open(struct taprun_ctl *ctl, const char *name);
+void taprun_ctl_close(struct taprun_ctl *ctl);
+int taprun_ctl_send(struct taprun_ctl *ctl, unsigned int type,
+		    const void *payload, size_t len);
+int taprun_ctl_fill(struct taprun_ctl *ctl);
+bool taprun_ctl_next(struct taprun_ctl *ctl, struct taprun_msg *msg);
+int taprun_ctl_hello(struct taprun_ctl *ctl, const char *name);
+
+/* relay.c */
+struct taprun_relay {
+	int nfiles;
+	int fd[TAPRUN_MAX_CPUS];	/* trace<cpu>, -1 when absent */
+	int out[TAPRUN_MAX_CPUS];	/* where each one's data goes */
+	bool own_out;			/* out[] are files we opened */
+	unsigned long long bytes;
+};
+int taprun_relay_open(struct taprun_relay *r, const char *name,
+		      const char *outfile, bool bulk);
+void taprun_relay_close(struct taprun_relay *r);
+int taprun_relay_read_all(struct taprun_relay *r);
+
+/* target.c */
+pid_t taprun_target_fork(const char *cmd, int *release_fd);
+int taprun_target_release(int release_fd);
+
+#endif /* TAPRUN_H */

@@ -1,0 +1,53 @@
+/*
+ * compat.h -- the only place kernel API differences live.  Each wrapper
+ * picks an API by a TAPCONF_* macro from tapconf.h, which tapconf.sh writes
+ * after compile-testing the target kernel's headers (the files in compat/tests/).
+ * Must not: test LINUX_VERSION_CODE.
+ */
+#ifndef TAP_LINUX_COMPAT_H
+#define TAP_LINUX_COMPAT_H
+
+#include <linux/timer.h>
+#include <linux/hrtimer.h>
+#include <linux/kprobes.h>
+#include "tapconf.h"
+
+static inline void
+tap_timer_delete_sync(struct timer_list *t)
+{
+#ifdef TAPCONF_TIMER_DELETE_SYNC
+	timer_delete_sync(t);
+#else
+	del_timer_sync(t);
+#endif
+}
+
+/* Handlers must run in hard irq context, also on PREEMPT_RT. */
+#ifdef TAPCONF_HRTIMER_MODE_HARD
+#define TAP_HRTIMER_MODE	HRTIMER_MODE_REL_HARD
+#else
+#define TAP_HRTIMER_MODE	HRTIMER_MODE_REL
+#endif
+
+static inline void
+tap_hrtimer_init(struct hrtimer *t, enum hrtimer_restart (*fn)(struct hrtimer *))
+{
+#ifdef TAPCONF_HRTIMER_SETUP
+	hrtimer_setup(t, fn, CLOCK_MONOTONIC, TAP_HRTIMER_MODE);
+#else
+	hrtimer_init(t, CLOCK_MONOTONIC, TAP_HRTIMER_MODE);
+	t->function = fn;
+#endif
+}
+
+static inline struct kretprobe *
+tap_get_kretprobe(struct kretprobe_instance *ri)
+{
+#ifdef TAPCONF_GET_KRETPROBE
+	return get_kretprobe(ri);
+#else
+	return ri->rp;
+#endif
+}
+
+#endif /* TAP_LINUX_COMPAT_H */

@@ -1,0 +1,130 @@
+/*
+ * context.c -- per-CPU probe contexts, the reentrancy guard, the session
+ * state and script errors (see context.h).
+ *
+ * Takes: the probe a handler is about to run.  Produces: the CPU's context,
+ * or NULL when the handler must not run; at handler end, commits output and
+ * reports errors and skip counts to the loader, stopping the script when a
+ * limit is passed.  Must not: allocate or sleep outside tap_contexts_alloc.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/cpumask.h>
+#include "context.h"
+#include "output.h"
+#include "probes.h"
+#include "transport.h"
+
+atomic_t tap_session_state = ATOMIC_INIT(TAP_SESSION_STARTING);
+atomic64_t tap_skipped_count = ATOMIC64_INIT(0);
+atomic64_t tap_error_count = ATOMIC64_INIT(0);
+int tap_target_pid;
+
+static struct tap_context **tap_contexts;	/* one per possible CPU */
+
+int
+tap_contexts_alloc(size_t locals_size)
+{
+	unsigned int cpu;
+
+	tap_contexts = kcalloc(nr_cpu_ids, sizeof(*tap_contexts), GFP_KERNEL);
+	if (!tap_contexts)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		tap_contexts[cpu] = kvzalloc(sizeof(struct tap_context) +
+					     locals_size, GFP_KERNEL);
+		if (!tap_contexts[cpu]) {
+			tap_contexts_free();
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void
+tap_contexts_free(void)
+{
+	unsigned int cpu;
+
+	if (!tap_contexts)
+		return;
+	for_each_possible_cpu(cpu)
+		kvfree(tap_contexts[cpu]);
+	kfree(tap_contexts);
+	tap_contexts = NULL;
+}
+
+static void
+tap_count_skip(void)
+{
+	static const char msg[] = "too many skipped probes (MAXSKIPPED)";
+
+	if (atomic64_inc_return(&tap_skipped_count) == TAP_MAXSKIPPED + 1) {
+		atomic64_inc(&tap_error_count);
+		tap_ctl_send_atomic(TAP_MSG_ERROR, msg, sizeof(msg) - 1);
+		tap_request_exit();
+	}
+}
+
+struct tap_context *
+tap_context_enter(const struct tap_probe *probe, int want_state)
+{
+	struct tap_context *c;
+
+	if (atomic_read(&tap_session_state) != want_state || !tap_contexts)
+		return NULL;
+	c = tap_contexts[smp_processor_id()];
+	if (atomic_inc_return(&c->busy) != 1) {
+		/* This CPU is already in a handler (an interrupt or a
+		 * probe hit inside a handler): never nest. */
+		atomic_dec(&c->busy);
+		tap_count_skip();
+		return NULL;
+	}
+	c->probe = probe;
+	c->regs = NULL;
+	c->probe_data = NULL;
+	c->actions = 0;
+	c->nesting = 0;
+	c->error = false;
+	c->out.len = 0;
+	return c;
+}
+
+static void
+tap_report_error(struct tap_context *c)
+{
+	char text[TAP_ERRBUF_SIZE + 128];
+	int n;
+
+	n = scnprintf(text, sizeof(text), "%s near %s (probe %s)", c->errbuf,
+		      c->probe && c->probe->location ? c->probe->location : "?",
+		      c->probe && c->probe->point ? c->probe->point : "?");
+	tap_ctl_send_atomic(TAP_MSG_ERROR, text, n);
+	if (atomic64_inc_return(&tap_error_count) > TAP_MAXERRORS)
+		tap_request_exit();
+}
+
+void
+tap_context_exit(struct tap_context *c)
+{
+	tap_output_commit(c);
+	if (unlikely(c->error))
+		tap_report_error(c);
+	c->probe = NULL;
+	atomic_dec(&c->busy);
+}
+
+void
+tap_error(struct tap_context *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->error)
+		return;	/* keep the first: later ones are consequences */
+	va_start(ap, fmt);
+	vscnprintf(c->errbuf, sizeof(c->errbuf), fmt, ap);
+	va_end(ap);
+	c->error = true;
+}

@@ -1,0 +1,101 @@
+/*
+ * context.h -- the per-CPU probe context and the session state.
+ *
+ * Every probe handler runs inside a struct tap_context that belongs to the
+ * CPU it runs on: the handler's output buffer, its error slot, its action and
+ * nesting counters, and room for the generated code's locals (the generated
+ * code says how much with tap_module.locals_size).  Contexts are allocated
+ * once at module init, never in a handler.
+ *
+ * A handler is bracketed by tap_context_enter() / tap_context_exit().  Enter
+ * refuses (returns NULL) when the session is not in the state the probe runs
+ * in, or when this CPU is already inside a handler (the reentrancy guard);
+ * the latter is counted as skipped.  Must not: sleep or allocate.
+ */
+#ifndef TAP_LINUX_CONTEXT_H
+#define TAP_LINUX_CONTEXT_H
+
+#include <linux/types.h>
+#include <linux/atomic.h>
+#include <linux/ptrace.h>
+
+#ifndef TAP_OUTBUF_SIZE
+#define TAP_OUTBUF_SIZE		8192	/* one handler's output before a commit */
+#endif
+#ifndef TAP_MAXSKIPPED
+#define TAP_MAXSKIPPED		100	/* skipped handlers before the script stops */
+#endif
+#ifndef TAP_MAXERRORS
+#define TAP_MAXERRORS		0	/* errors tolerated; the next one stops */
+#endif
+#ifndef TAP_MAXACTION
+#define TAP_MAXACTION		1000	/* statements per handler */
+#endif
+#ifndef TAP_MAXNESTING
+#define TAP_MAXNESTING		10	/* function call depth */
+#endif
+#define TAP_ERRBUF_SIZE		256
+
+/* Session life cycle; tap_session_state holds one of these. */
+enum tap_session_state {
+	TAP_SESSION_STARTING,	/* init done; begin probes run here */
+	TAP_SESSION_RUNNING,	/* probes armed; ordinary handlers run */
+	TAP_SESSION_STOPPING,	/* exit requested; end probes run here */
+	TAP_SESSION_STOPPED,	/* everything disarmed and reported */
+};
+
+struct tap_probe;
+
+struct tap_outbuf {
+	size_t len;
+	char data[TAP_OUTBUF_SIZE];
+};
+
+struct tap_context {
+	atomic_t busy;			/* reentrancy guard: >0 inside a handler */
+	const struct tap_probe *probe;	/* the probe being handled */
+	struct pt_regs *regs;		/* kprobe/kretprobe registers, or NULL */
+	void *probe_data;		/* provider data: tracepoint args, ... */
+	unsigned long actions;		/* statements so far, for MAXACTION */
+	int nesting;			/* call depth, for MAXNESTING */
+	bool error;			/* the handler hit a script error */
+	char errbuf[TAP_ERRBUF_SIZE];	/* its message */
+	struct tap_outbuf out;		/* output, committed at handler end */
+	/* Generated locals follow: tap_module.locals_size bytes. */
+	unsigned long locals[] __aligned(16);
+};
+
+extern atomic_t tap_session_state;
+extern atomic64_t tap_skipped_count;
+extern atomic64_t tap_error_count;
+extern int tap_target_pid;
+
+int tap_contexts_alloc(size_t locals_size);
+void tap_contexts_free(void);
+
+struct tap_context *tap_context_enter(const struct tap_probe *probe,
+				      int want_state);
+void tap_context_exit(struct tap_context *c);
+
+/*
+ * The script error: records the message in the context and marks the
+ * handler failed; generated code returns from the handler after calling it.
+ * tap_context_exit() reports it and stops the script past MAXERRORS.
+ */
+__printf(2, 3) void tap_error(struct tap_context *c, const char *fmt, ...);
+
+/* Count one statement; false (and a script error) past MAXACTION. */
+static inline bool
+tap_action(struct tap_context *c, unsigned long n)
+{
+	c->actions += n;
+	if (likely(c->actions <= TAP_MAXACTION))
+		return true;
+	tap_error(c, "MAXACTION exceeded (%d statements)", TAP_MAXACTION);
+	return false;
+}
+
+/* The script's exit(): stop the session soon, from any context. */
+void tap_request_exit(void);
+
+#endif /* TAP_LINUX_CONTEXT_H */

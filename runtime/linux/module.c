@@ -1,0 +1,241 @@
+/*
+ * module.c -- the module skeleton generated code hooks into: init and exit,
+ * the session life cycle, and the housekeeping timer.
+ *
+ * Takes: tap_module, the registration table the generated code defines
+ * (probes.h); START, EXIT and "loader gone" from the transport; exit()
+ * requests from handlers.  Produces: begin probes run after START, then
+ * every other probe armed and STARTED sent; on exit: probes disarmed, the
+ * loader asked to drain, end probes run, COUNTS and STOPPED sent.
+ * Must not: run the stop sequence from handler context -- handlers only flip
+ * the state and raise a flag that the housekeeping timer turns into work.
+ */
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/timer.h>
+#include <linux/workqueue.h>
+#include <linux/rcupdate.h>
+#include "compat/compat.h"
+#include "context.h"
+#include "output.h"
+#include "probes.h"
+#include "transport.h"
+
+#define TAP_HOUSEKEEPING_JIFFIES	(HZ / 50 ? HZ / 50 : 1)
+#define TAP_DRAIN_TIMEOUT		(10 * HZ)
+
+static DEFINE_MUTEX(tap_session_mutex);
+static bool tap_started;		/* START arrived (under the mutex) */
+static atomic_t tap_exit_requested = ATOMIC_INIT(0);
+static atomic_t tap_shutting_down = ATOMIC_INIT(0);
+static struct timer_list tap_housekeeping;
+static struct work_struct tap_stop_work;
+
+void
+tap_request_exit(void)
+{
+	atomic_cmpxchg(&tap_session_state, TAP_SESSION_RUNNING,
+		       TAP_SESSION_STOPPING);
+	atomic_cmpxchg(&tap_session_state, TAP_SESSION_STARTING,
+		       TAP_SESSION_STOPPING);
+	atomic_set(&tap_exit_requested, 1);
+}
+
+/* Run one begin or end probe from process context. */
+static void
+tap_run_special(const struct tap_probe *p, int state)
+{
+	struct tap_context *c;
+
+	preempt_disable();
+	c = tap_context_enter(p, state);
+	if (c) {
+		p->handler(c);
+		tap_context_exit(c);
+	}
+	preempt_enable();
+}
+
+static void
+tap_disarm_all(void)
+{
+	tap_kprobes_disarm(tap_module.kprobes, tap_module.n_kprobes);
+	tap_tracepoints_disarm(tap_module.tracepoints,
+			       tap_module.n_tracepoints);
+	tap_timers_disarm(tap_module.timers, tap_module.n_timers);
+}
+
+static int
+tap_arm_all(void)
+{
+	int ret;
+
+	ret = tap_timers_arm(tap_module.timers, tap_module.n_timers);
+	if (!ret)
+		ret = tap_tracepoints_arm(tap_module.tracepoints,
+					  tap_module.n_tracepoints);
+	if (!ret)
+		ret = tap_kprobes_arm(tap_module.kprobes, tap_module.n_kprobes);
+	if (ret)
+		tap_disarm_all();
+	return ret;
+}
+
+static void
+tap_send_status(u32 type, int status)
+{
+	struct tap_msg_status st = { .status = status };
+
+	tap_ctl_send(type, &st, sizeof(st));
+}
+
+int
+tap_session_start(int target_pid)
+{
+	size_t i;
+	int ret = 0;
+
+	mutex_lock(&tap_session_mutex);
+	if (tap_started) {
+		mutex_unlock(&tap_session_mutex);
+		return -EBUSY;
+	}
+	tap_started = true;
+	tap_target_pid = target_pid;
+	for (i = 0; i < tap_module.n_begin; i++)
+		tap_run_special(tap_module.begin[i], TAP_SESSION_STARTING);
+	if (atomic_read(&tap_session_state) == TAP_SESSION_STARTING) {
+		ret = tap_arm_all();
+		if (ret) {
+			atomic64_inc(&tap_error_count);
+			tap_request_exit();
+		} else {
+			atomic_cmpxchg(&tap_session_state,
+				       TAP_SESSION_STARTING,
+				       TAP_SESSION_RUNNING);
+		}
+	}
+	/* Begin output first, before anything the armed probes print. */
+	tap_transport_flush();
+	tap_send_status(TAP_MSG_STARTED, ret);
+	mutex_unlock(&tap_session_mutex);
+	return 0;
+}
+
+static void
+tap_send_counts(void)
+{
+	struct tap_msg_counts n = {
+		.skipped = atomic64_read(&tap_skipped_count),
+		.lost = tap_transport_lost(),
+		.errors = atomic64_read(&tap_error_count),
+		.warnings = tap_transport_dropped_msgs(),
+		.missed = tap_kprobes_missed(tap_module.kprobes,
+					     tap_module.n_kprobes),
+	};
+
+	tap_ctl_send(TAP_MSG_COUNTS, &n, sizeof(n));
+}
+
+/* The one way a session ends; process context; idempotent. */
+static void
+tap_session_stop(void)
+{
+	size_t i;
+
+	mutex_lock(&tap_session_mutex);
+	if (atomic_read(&tap_session_state) == TAP_SESSION_STOPPED)
+		goto out;
+	atomic_set(&tap_session_state, TAP_SESSION_STOPPING);
+	tap_disarm_all();
+	/* Handlers run with preemption off: this waits for the last. */
+	synchronize_rcu();
+	if (tap_started) {
+		tap_ctl_drain(TAP_DRAIN_TIMEOUT);
+		for (i = 0; i < tap_module.n_end; i++)
+			tap_run_special(tap_module.end[i],
+					TAP_SESSION_STOPPING);
+	}
+	tap_transport_flush();
+	tap_send_counts();
+	tap_send_status(TAP_MSG_STOPPED,
+			atomic64_read(&tap_error_count) ? 1 : 0);
+	atomic_set(&tap_session_state, TAP_SESSION_STOPPED);
+out:
+	mutex_unlock(&tap_session_mutex);
+}
+
+static void
+tap_stop_work_fn(struct work_struct *work)
+{
+	tap_session_stop();
+}
+
+void
+tap_session_loader_gone(void)
+{
+	/* Nobody reads output any more; still run end probes so that the
+	 * script's own cleanup happens, then leave the module removable. */
+	tap_request_exit();
+	tap_session_stop();
+}
+
+static void
+tap_housekeeping_fn(struct timer_list *t)
+{
+	tap_ctl_poke();
+	if (atomic_read(&tap_exit_requested) &&
+	    atomic_read(&tap_session_state) != TAP_SESSION_STOPPED &&
+	    !atomic_read(&tap_shutting_down))
+		schedule_work(&tap_stop_work);
+	if (!atomic_read(&tap_shutting_down))
+		mod_timer(&tap_housekeeping,
+			  jiffies + TAP_HOUSEKEEPING_JIFFIES);
+}
+
+static int __init
+tap_module_init(void)
+{
+	int ret;
+
+	ret = tap_contexts_alloc(tap_module.locals_size);
+	if (ret)
+		return ret;
+	if (tap_module.init) {
+		ret = tap_module.init();
+		if (ret)
+			goto err_contexts;
+	}
+	ret = tap_transport_init(THIS_MODULE->name);
+	if (ret)
+		goto err_globals;
+	INIT_WORK(&tap_stop_work, tap_stop_work_fn);
+	timer_setup(&tap_housekeeping, tap_housekeeping_fn, 0);
+	mod_timer(&tap_housekeeping, jiffies + TAP_HOUSEKEEPING_JIFFIES);
+	return 0;
+err_globals:
+	if (tap_module.exit)
+		tap_module.exit();
+err_contexts:
+	tap_contexts_free();
+	return ret;
+}
+
+static void __exit
+tap_module_exit(void)
+{
+	atomic_set(&tap_shutting_down, 1);
+	tap_timer_delete_sync(&tap_housekeeping);
+	cancel_work_sync(&tap_stop_work);
+	tap_session_stop();
+	tap_transport_exit();
+	if (tap_module.exit)
+		tap_module.exit();
+	tap_contexts_free();
+}
+
+module_init(tap_module_init);
+module_exit(tap_module_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("tapc probe module");

@@ -1,0 +1,105 @@
+/*
+ * probes.h -- the registration table generated code fills in and the platform
+ * walks: one struct tap_module_desc (named tap_module) listing every probe of
+ * the script by provider.
+ *
+ * Generated code defines the handlers and the arrays; runtime/linux/module.c
+ * runs begin probes when the loader says START, then arms the timer,
+ * tracepoint and kprobe tables, and on exit disarms them and runs end
+ * probes.  Handlers are `void handler(struct tap_context *c)`: atomic
+ * context, no sleeping, no allocation.  The runtime-state fields of each
+ * struct (marked "runtime") are the platform's; generated code leaves them
+ * zero.
+ */
+#ifndef TAP_LINUX_PROBES_H
+#define TAP_LINUX_PROBES_H
+
+#include <linux/types.h>
+#include <linux/hrtimer.h>
+#include <linux/kprobes.h>
+#include <linux/tracepoint.h>
+
+struct tap_context;
+
+/* What every probe has, whatever its provider. */
+struct tap_probe {
+	const char *point;	/* probe point as written, for messages */
+	const char *location;	/* script file:line:col of the probe */
+	void (*handler)(struct tap_context *c);
+};
+
+/* timer.s(N) & co: one hrtimer per probe, re-armed after each hit. */
+struct tap_timer_probe {
+	struct tap_probe probe;
+	u64 interval_ns;
+	u64 randomize_ns;	/* +/- this much, uniformly; 0 for none */
+	/* runtime */
+	struct hrtimer timer;
+	bool armed;
+};
+
+/*
+ * kernel.trace("name"): the generated callback has the tracepoint's own
+ * prototype, `void cb(void *data, ARGS...)`; data is this struct.  It calls
+ * tap_tracepoint_enter(data), stores its arguments where the handler finds
+ * them (c->probe_data), runs the handler and tap_context_exit().
+ */
+struct tap_tracepoint_probe {
+	struct tap_probe probe;
+	const char *name;	/* "sys_enter", without the subsystem */
+	void *callback;
+	bool optional;		/* missing tracepoint is not an error */
+	/* runtime */
+	struct tracepoint *tp;
+	bool armed;
+};
+
+/* kprobe.function("sym")[.return]: c->regs holds the registers. */
+struct tap_kprobe_probe {
+	struct tap_probe probe;
+	const char *symbol;
+	unsigned long offset;
+	bool is_return;
+	bool optional;		/* unknown symbol is not an error */
+	int maxactive;		/* kretprobe instances; 0 lets the kernel pick */
+	/* runtime */
+	union {
+		struct kprobe kp;
+		struct kretprobe krp;
+	} u;
+	bool armed;
+};
+
+struct tap_module_desc {
+	/* begin and end probes, each array already in sequence order */
+	const struct tap_probe *const *begin;
+	size_t n_begin;
+	const struct tap_probe *const *end;
+	size_t n_end;
+	struct tap_timer_probe *timers;
+	size_t n_timers;
+	struct tap_tracepoint_probe *tracepoints;
+	size_t n_tracepoints;
+	struct tap_kprobe_probe *kprobes;
+	size_t n_kprobes;
+	size_t locals_size;	/* bytes of locals in each context */
+	int (*init)(void);	/* allocate globals; process context */
+	void (*exit)(void);	/* free them */
+};
+
+/* Defined by the generated code. */
+extern struct tap_module_desc tap_module;
+
+/* Provider helpers the platform calls (probes_*.c). */
+int tap_timers_arm(struct tap_timer_probe *t, size_t n);
+void tap_timers_disarm(struct tap_timer_probe *t, size_t n);
+int tap_tracepoints_arm(struct tap_tracepoint_probe *t, size_t n);
+void tap_tracepoints_disarm(struct tap_tracepoint_probe *t, size_t n);
+int tap_kprobes_arm(struct tap_kprobe_probe *k, size_t n);
+void tap_kprobes_disarm(struct tap_kprobe_probe *k, size_t n);
+u64 tap_kprobes_missed(struct tap_kprobe_probe *k, size_t n);
+
+/* For generated tracepoint callbacks. */
+struct tap_context *tap_tracepoint_enter(void *data);
+
+#endif /* TAP_LINUX_PROBES_H */

@@ -1,0 +1,22 @@
+/*
+ * runtime.h -- what generated code sees of the Linux kernel platform: the
+ * registration table (probes.h), the per-CPU context and session state
+ * (context.h), output (output.h) and the protocol constants.
+ *
+ * A generated module is one C file: it includes this header, defines its
+ * handlers, the probe arrays and `struct tap_module_desc tap_module`, and
+ * ends with `#include "runtime.c"` (or lists runtime.c's parts in Kbuild).
+ */
+#ifndef TAP_LINUX_RUNTIME_H
+#define TAP_LINUX_RUNTIME_H
+
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include "compat/compat.h"
+#include "tap_protocol.h"
+#include "context.h"
+#include "output.h"
+#include "probes.h"
+#include "transport.h"
+
+#endif /* TAP_LINUX_RUNTIME_H */

@@ -1,0 +1,157 @@
+/*
+ * tap_hello.c -- a hand-written module in the shape the translator will
+ * generate, to prove runtime/linux, taprun and the VM harness end to end
+ * without the translator.
+ *
+ * Probes: begin; kernel.trace("sys_enter") counting getppid calls of the
+ * target process; kprobe and kretprobe on the getppid syscall; a 100 ms
+ * timer that prints ticks and calls exit() after `exit_ticks` ticks (0:
+ * never); an optional noisy tracepoint probe (`noisy=1`) printing one
+ * checkable line per syscall from every CPU; end prints the counts.
+ * Module parameters (taprun -G): exit_ticks, noisy, fail_in_timer.
+ */
+#include "runtime.h"
+#include <linux/sched.h>
+#include <asm/unistd.h>
+
+static int exit_ticks;
+module_param(exit_ticks, int, 0);
+static int noisy;
+module_param(noisy, int, 0);
+static int fail_in_timer;
+module_param(fail_in_timer, int, 0);
+
+static atomic64_t tp_getppid, kp_getppid, krp_getppid, ticks, noisy_lines;
+
+static bool
+is_target(void)
+{
+	return tap_target_pid && current->tgid == tap_target_pid;
+}
+
+static void
+begin_handler(struct tap_context *c)
+{
+	tap_printf(c, "begin target=%s\n", tap_target_pid ? "set" : "none");
+}
+
+static void
+end_handler(struct tap_context *c)
+{
+	tap_printf(c, "tracepoint getppid=%lld\n",
+		   (long long)atomic64_read(&tp_getppid));
+	tap_printf(c, "kprobe getppid=%lld\n",
+		   (long long)atomic64_read(&kp_getppid));
+	tap_printf(c, "kretprobe getppid=%lld\n",
+		   (long long)atomic64_read(&krp_getppid));
+	if (exit_ticks)
+		tap_printf(c, "ticks=%lld\n", (long long)atomic64_read(&ticks));
+	if (noisy)
+		tap_printf(c, "noisy=%s\n",
+			   atomic64_read(&noisy_lines) > 0 ? "yes" : "no");
+	tap_puts(c, "end\n");
+}
+
+static void
+timer_handler(struct tap_context *c)
+{
+	s64 n;
+
+	if (!exit_ticks)
+		return;
+	n = atomic64_inc_return(&ticks);
+	if (fail_in_timer) {
+		tap_error(c, "division by zero");
+		return;
+	}
+	tap_printf(c, "tick %lld\n", (long long)n);
+	if (n >= exit_ticks)
+		tap_request_exit();
+}
+
+static void
+sys_enter_handler(struct tap_context *c)
+{
+	long id = *(long *)c->probe_data;
+
+	if (id == __NR_getppid && is_target())
+		atomic64_inc(&tp_getppid);
+	if (noisy) {
+		s64 n = atomic64_inc_return(&noisy_lines);
+		/* One record, several pieces: a torn line would show. */
+		tap_printf(c, "noisy cpu=%d n=%lld ", smp_processor_id(),
+			   (long long)n);
+		tap_printf(c, "id=%ld ", id);
+		tap_puts(c, "ok\n");
+	}
+}
+
+static void
+kprobe_handler(struct tap_context *c)
+{
+	if (is_target())
+		atomic64_inc(&kp_getppid);
+}
+
+static void
+kretprobe_handler(struct tap_context *c)
+{
+	/* getppid() returns the parent: taprun, which is not pid 0. */
+	if (is_target() && regs_return_value(c->regs) > 0)
+		atomic64_inc(&krp_getppid);
+}
+
+static void
+sys_enter_cb(void *data, struct pt_regs *regs, long id)
+{
+	struct tap_context *c = tap_tracepoint_enter(data);
+
+	if (!c)
+		return;
+	c->regs = regs;
+	c->probe_data = &id;
+	sys_enter_handler(c);
+	tap_context_exit(c);
+}
+
+static const struct tap_probe probe_begin = {
+	.point = "begin", .location = "tap_hello.c:begin",
+	.handler = begin_handler,
+};
+static const struct tap_probe probe_end = {
+	.point = "end", .location = "tap_hello.c:end",
+	.handler = end_handler,
+};
+static const struct tap_probe *const begin_probes[] = { &probe_begin };
+static const struct tap_probe *const end_probes[] = { &probe_end };
+
+static struct tap_timer_probe timer_probes[] = {
+	{ .probe = { "timer.ms(100)", "tap_hello.c:timer", timer_handler },
+	  .interval_ns = 100 * NSEC_PER_MSEC },
+};
+
+static struct tap_tracepoint_probe tracepoint_probes[] = {
+	{ .probe = { "kernel.trace(\"sys_enter\")", "tap_hello.c:sys_enter",
+		     sys_enter_handler },
+	  .name = "sys_enter", .callback = sys_enter_cb },
+};
+
+static struct tap_kprobe_probe kprobe_probes[] = {
+	{ .probe = { "kprobe.function(\"__x64_sys_getppid\")",
+		     "tap_hello.c:kprobe", kprobe_handler },
+	  .symbol = "__x64_sys_getppid" },
+	{ .probe = { "kprobe.function(\"__x64_sys_getppid\").return",
+		     "tap_hello.c:kretprobe", kretprobe_handler },
+	  .symbol = "__x64_sys_getppid", .is_return = true },
+};
+
+struct tap_module_desc tap_module = {
+	.begin = begin_probes, .n_begin = ARRAY_SIZE(begin_probes),
+	.end = end_probes, .n_end = ARRAY_SIZE(end_probes),
+	.timers = timer_probes, .n_timers = ARRAY_SIZE(timer_probes),
+	.tracepoints = tracepoint_probes,
+	.n_tracepoints = ARRAY_SIZE(tracepoint_probes),
+	.kprobes = kprobe_probes, .n_kprobes = ARRAY_SIZE(kprobe_probes),
+};
+
+#include "runtime.c"

@@ -1,0 +1,56 @@
+/*
+ * workload.c -- a static program the VM tests run so that probes see a
+ * known number of events.
+ *
+ *   workload getppid N     make exactly N getppid() system calls
+ *   workload syscalls MS   make cheap system calls for MS milliseconds
+ *   workload sleep MS      sleep MS milliseconds
+ *
+ * Must not: make getppid() calls other than the N asked for (tests count
+ * them exactly).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+static long long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+int
+main(int argc, char **argv)
+{
+	long n, i;
+	long long end;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: workload getppid N | syscalls MS | sleep MS\n");
+		return 2;
+	}
+	n = strtol(argv[2], NULL, 10);
+	if (strcmp(argv[1], "getppid") == 0) {
+		for (i = 0; i < n; i++)
+			syscall(SYS_getppid);
+		return 0;
+	}
+	if (strcmp(argv[1], "syscalls") == 0) {
+		end = now_ms() + n;
+		while (now_ms() < end)
+			syscall(SYS_getuid);
+		return 0;
+	}
+	if (strcmp(argv[1], "sleep") == 0) {
+		usleep(n * 1000);
+		return 0;
+	}
+	fprintf(stderr, "workload: unknown mode %s\n", argv[1]);
+	return 2;
+}
