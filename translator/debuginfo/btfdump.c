@@ -1,0 +1,233 @@
+/* btfdump.c -- a developer's window on what translator/debuginfo sees.
+ *
+ *   btfdump [-r KREL|TREE] [-f FILE] [-C CACHEDIR] COMMAND [ARG...]
+ *     kernel              release, version, arch, paths, a few CONFIG_s
+ *     tracepoints [GLOB]  tracepoints matching a kernel.trace() spec, with
+ *                         typed arguments ("sched:*", "sched_*", "*")
+ *     func NAME...        a function's prototype from BTF
+ *     type NAME...        a struct/union/typedef with member offsets
+ *     functions GLOB      kprobe-able function names matching GLOB
+ *
+ * -f FILE reads BTF from a file (raw, ELF or vmlinuz) instead of a kernel
+ * target.  Prints to stdout; exits 1 on an error.  Not installed.
+ */
+#include "translator/debuginfo/btf.h"
+#include "translator/debuginfo/kallsyms.h"
+#include "translator/debuginfo/kernel.h"
+#include "translator/debuginfo/tracepoints.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: btfdump [-r KREL|TREE] [-f BTF-FILE] [-C CACHEDIR] "
+		"kernel | tracepoints [GLOB] | func NAME... | type NAME... | functions GLOB\n");
+	exit(2);
+}
+
+static void
+dump_kernel(struct kernel_target *kt)
+{
+	static const char *const configs[] = {
+		"CONFIG_SMP", "CONFIG_PREEMPT_RT", "CONFIG_DEBUG_INFO_BTF",
+		"CONFIG_KPROBES", "CONFIG_LOCALVERSION", "CONFIG_HZ",
+	};
+	size_t i;
+
+	printf("release   %s%s\n", kernel_release(kt),
+	       kernel_is_running(kt) ? " (running)" : "");
+	printf("version   %s (code %u; release says %s)\n", kernel_version(kt),
+	       kernel_version_code(kt), kernel_release_version(kt));
+	printf("arch      %s (%s)\n", kernel_arch(kt), kernel_srcarch(kt));
+	printf("build     %s\n", kernel_build_dir(kt) ? kernel_build_dir(kt) : "-");
+	printf("source    %s\n", kernel_source_dir(kt) ? kernel_source_dir(kt) : "-");
+	printf("image     %s\n", kernel_image(kt) ? kernel_image(kt) : "-");
+	for (i = 0; i < sizeof(configs) / sizeof(configs[0]); i++) {
+		const char *v = kernel_config(kt, configs[i]);
+
+		printf("%-22s %s\n", configs[i], v ? v : "(not set)");
+	}
+}
+
+static bool
+print_tracepoint(const struct tracepoint *tp, void *ctx)
+{
+	int i;
+
+	printf("%s:%s", *tp->system ? tp->system : "?", tp->name);
+	for (i = 0; i < tp->nargs; i++) {
+		const struct tp_arg *a = &tp->args[i];
+
+		printf("%s%s%s%s", i ? ", " : "(", a->type_text,
+		       a->type_text[strlen(a->type_text) - 1] == '*' ? "" : " ",
+		       a->name);
+	}
+	printf("%s\n", tp->nargs ? ")" : "()");
+	return true;
+}
+
+static int
+dump_tracepoints(struct tracepoints *tps, const char *glob)
+{
+	size_t tracefs, headers, unknown;
+	size_t n = tracepoints_foreach(tps, glob, print_tracepoint, NULL);
+
+	tracepoints_system_stats(tps, &tracefs, &headers, &unknown);
+	fprintf(stderr, "%zu of %zu tracepoints (systems from tracefs %zu, headers %zu, unknown %zu)\n",
+		n, tracepoints_count(tps), tracefs, headers, unknown);
+	return n ? 0 : 1;
+}
+
+static int
+dump_funcs(struct btf *btf, char **names, int n)
+{
+	char buf[2048];
+	int i, rc = 0;
+
+	for (i = 0; i < n; i++) {
+		uint32_t id = btf_find(btf, names[i], BTF_KIND_FUNC);
+
+		if (!id) {
+			printf("%s: no such function in BTF\n", names[i]);
+			rc = 1;
+			continue;
+		}
+		btf_func_snprint(btf, id, buf, sizeof(buf));
+		printf("%s\n", buf);
+	}
+	return rc;
+}
+
+static void
+dump_members(struct btf *btf, uint32_t id)
+{
+	struct btf_member m;
+	char buf[1024];
+	int i;
+
+	for (i = 0; btf_member_at(btf, id, i, &m); i++) {
+		btf_type_snprint(btf, m.type, m.name, buf, sizeof(buf));
+		if (m.bitfield_size)
+			printf("  %-48s /* bit %u, %u bits */\n", buf,
+			       m.bit_offset, m.bitfield_size);
+		else
+			printf("  %-48s /* offset %u, size %lld */\n", buf,
+			       m.bit_offset / 8, (long long)btf_sizeof(btf, m.type));
+	}
+}
+
+static int
+dump_types(struct btf *btf, char **names, int n)
+{
+	char buf[1024];
+	int i, rc = 0;
+
+	for (i = 0; i < n; i++) {
+		uint32_t id = btf_find(btf, names[i], BTF_KIND_STRUCT);
+
+		if (!id)
+			id = btf_find(btf, names[i], BTF_KIND_UNION);
+		if (!id)
+			id = btf_find(btf, names[i], BTF_KIND_ANY);
+		if (!id) {
+			printf("%s: no such type in BTF\n", names[i]);
+			rc = 1;
+			continue;
+		}
+		btf_type_snprint(btf, id, NULL, buf, sizeof(buf));
+		printf("%s (id %u, %s, size %lld)", buf, id,
+		       btf_kind_name(btf_kind(btf, id)), (long long)btf_sizeof(btf, id));
+		if (btf_resolve(btf, id) != id) {
+			btf_type_snprint(btf, btf_resolve(btf, id), NULL, buf, sizeof(buf));
+			printf(" = %s", buf);
+		}
+		printf("\n");
+		dump_members(btf, id);
+	}
+	return rc;
+}
+
+static bool
+print_function(const struct ksym *sym, void *ctx)
+{
+	const char *why = NULL;
+	enum ksym_probeable p = ksym_check(ctx, sym, &why);
+
+	printf("%s%s%s%s\n", sym->name, sym->copies > 1 ? " (several)" : "",
+	       p != KSYM_PROBEABLE ? " -- " : "", why ? why : "");
+	return true;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *release = NULL, *file = NULL;
+	struct kernel_paths paths = { 0 };
+	struct btf_load_opts opts = { 0 };
+	struct kernel_target *kt = NULL;
+	struct btf *btf = NULL, *own_btf = NULL;
+	char err[BTF_ERRLEN];
+	const char *cmd;
+	int c, rc = 1;
+
+	while ((c = getopt(argc, argv, "r:f:C:h")) != -1) {
+		switch (c) {
+		case 'r': release = optarg; break;
+		case 'f': file = optarg; break;
+		case 'C': paths.cache_dir = opts.cache_dir = optarg; break;
+		default: usage();
+		}
+	}
+	if (optind >= argc)
+		usage();
+	cmd = argv[optind++];
+	if (file) {
+		if (!(btf = own_btf = btf_load_path(file, &opts, err, sizeof(err))))
+			goto fail;
+	} else {
+		if (!(kt = kernel_target_open(release, &paths, err, sizeof(err))))
+			goto fail;
+	}
+	if (strcmp(cmd, "kernel") == 0 && kt) {
+		dump_kernel(kt);
+		rc = 0;
+	} else if (strcmp(cmd, "tracepoints") == 0) {
+		struct tracepoints *tps = kt ? kernel_tracepoints(kt, err, sizeof(err))
+					      : tracepoints_load(btf, NULL, err, sizeof(err));
+
+		if (!tps)
+			goto fail;
+		rc = dump_tracepoints(tps, optind < argc ? argv[optind] : "*");
+		if (!kt)
+			tracepoints_free(tps);
+	} else if (strcmp(cmd, "functions") == 0 && optind < argc) {
+		struct ksym_table *ks = kt ? kernel_functions(kt, err, sizeof(err))
+					   : ksym_load_btf(btf, err, sizeof(err));
+
+		if (!ks)
+			goto fail;
+		rc = ksym_foreach(ks, argv[optind], 0, print_function, ks) ? 0 : 1;
+		fprintf(stderr, "(function names from %s)\n", ksym_source(ks));
+		if (!kt)
+			ksym_free(ks);
+	} else if (strcmp(cmd, "func") == 0 || strcmp(cmd, "type") == 0) {
+		if (!btf && !(btf = kernel_btf(kt, err, sizeof(err))))
+			goto fail;
+		rc = cmd[0] == 'f' ? dump_funcs(btf, argv + optind, argc - optind)
+				   : dump_types(btf, argv + optind, argc - optind);
+	} else {
+		usage();
+	}
+	kernel_target_free(kt);
+	btf_free(own_btf);
+	return rc;
+fail:
+	fprintf(stderr, "btfdump: %s\n", err);
+	kernel_target_free(kt);
+	btf_free(own_btf);
+	return 1;
+}

@@ -1,0 +1,36 @@
+## translator/debuginfo/local.mk -- where kernel facts come from: the BTF
+## reader, tracepoint table, function names and target-kernel facts, built
+## as one library the translator links; plus btfdump (a developer CLI) and
+## the BTF loading benchmark.  Included from translator/local.mk.
+
+noinst_LIBRARIES += translator/debuginfo/libtapdebuginfo.a
+translator_debuginfo_libtapdebuginfo_a_SOURCES = \
+	translator/debuginfo/btf.h \
+	translator/debuginfo/btf_internal.h \
+	translator/debuginfo/btf_load.c \
+	translator/debuginfo/btf_vmlinuz.c \
+	translator/debuginfo/btf_types.c \
+	translator/debuginfo/btf_render.c \
+	translator/debuginfo/tracepoints.h \
+	translator/debuginfo/tracepoints.c \
+	translator/debuginfo/kallsyms.h \
+	translator/debuginfo/kallsyms.c \
+	translator/debuginfo/kernel.h \
+	translator/debuginfo/kernel.c
+translator_debuginfo_libtapdebuginfo_a_CPPFLAGS = $(AM_CPPFLAGS) \
+	$(LIBDW_CFLAGS) $(LIBELF_CFLAGS)
+
+## What a program linking the library adds to its LDADD.
+DEBUGINFO_LIBS = translator/debuginfo/libtapdebuginfo.a \
+	$(LIBDW_LIBS) $(LIBELF_LIBS) $(LZMA_LIBS)
+
+noinst_PROGRAMS += translator/debuginfo/btfdump
+translator_debuginfo_btfdump_SOURCES = translator/debuginfo/btfdump.c
+translator_debuginfo_btfdump_LDADD = $(DEBUGINFO_LIBS)
+
+## bench/local.mk (not ours) resets BENCH_PROGRAMS, so the benchmark is an
+## ordinary noinst program here; `make bench` runs it once it is listed there.
+noinst_PROGRAMS += bench/bench_btf
+bench_bench_btf_SOURCES = bench/bench_btf.c
+bench_bench_btf_CFLAGS = $(AM_CFLAGS) -O2
+bench_bench_btf_LDADD = $(DEBUGINFO_LIBS)
