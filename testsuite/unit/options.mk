@@ -9,7 +9,9 @@ TESTS += testsuite/unit/test_options
 # Linked from the sources, not from tapc's objects, so the test builds even
 # while the rest of the translator is in pieces.
 testsuite_unit_test_options_SOURCES = testsuite/unit/test_options.c \
-	translator/options.c translator/arena.c translator/diag.c
+	translator/options.c translator/arena.c translator/diag.c \
+	translator/options.h translator/session.h translator/arena.h \
+	translator/diag.h
 testsuite_unit_test_options_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 testsuite_unit_test_options_LDADD = $(CHECK_LIBS)
 endif
