@@ -483,11 +483,19 @@ report_getopt_error(struct parse_state *ps, int c, char **argv)
 		diag_fatal_noloc(d, "unknown option '%s'", spelled);
 }
 
+/* Options whose empty value can only be a mistake, such as an unset shell
+ * variable: "-r $KREL". */
+static const char nonempty_options[] = "rIcolLm";
+
 static bool
 handle_option(struct parse_state *ps, int c, const char *arg)
 {
 	struct options *o = &ps->s->opts;
 
+	if (arg && !*arg && c > 1 && c < 256 && strchr(nonempty_options, c)) {
+		diag_fatal_noloc(&ps->s->diag, "option '-%c' needs a value, not an empty string", c);
+		return false;
+	}
 	switch (c) {
 	case 1: push_arg(ps, arg); return true;
 	case 'e': case 'l': case 'L': return opt_script_source(ps, c, arg);

@@ -374,6 +374,13 @@ START_TEST(test_bad_values)
 }
 END_TEST
 
+START_TEST(test_empty_value)
+{
+	parse("-r", "", "x.stp", NULL);
+	expect_usage_error("tapc: error: option '-r' needs a value, not an empty string");
+}
+END_TEST
+
 START_TEST(test_guru_needs_stapdev)
 {
 	parse("-g", "--privilege=stapusr", "x.stp", NULL);
@@ -540,6 +547,7 @@ options_suite(void)
 	tcase_add_test(errors, test_bad_define);
 	tcase_add_test(errors, test_bad_global);
 	tcase_add_test(errors, test_bad_values);
+	tcase_add_test(errors, test_empty_value);
 	tcase_add_test(errors, test_guru_needs_stapdev);
 	suite_add_tcase(s, errors);
 
