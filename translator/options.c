@@ -41,7 +41,7 @@
 
 static bool pass_supported[6] = {
 	[1] = true,		/* parse */
-	[2] = true,		/* elaborate */
+	[2] = false,		/* elaborate */
 	[3] = false,		/* translate */
 	[4] = false,		/* build */
 	[5] = false,		/* run */
@@ -638,6 +638,20 @@ usage:
 	return false;
 }
 
+/* Say that `pass` does not exist yet, and which passes do. */
+static void
+report_pass_unsupported(struct session *s, int pass)
+{
+	int last = 0;
+
+	while (last < 5 && pass_supported[last + 1])
+		last++;
+	if (last == 1)
+		diag_fatal_noloc(&s->diag, "pass %d (%s) is not supported yet: only pass 1 works so far (-p1)", pass, pass_names[pass]);
+	else
+		diag_fatal_noloc(&s->diag, "pass %d (%s) is not supported yet: passes 1 to %d work so far (-p1 to -p%d)", pass, pass_names[pass], last, last);
+}
+
 bool
 options_check_supported(struct session *s)
 {
@@ -654,7 +668,7 @@ options_check_supported(struct session *s)
 	}
 	/* Only when the options are fine: "-c is not supported" says it all. */
 	if (ok && !pass_supported[pass]) {
-		diag_fatal_noloc(&s->diag, "pass %d (%s) is not supported yet: stop after pass 1 or 2 with -p1 or -p2", pass, pass_names[pass]);
+		report_pass_unsupported(s, pass);
 		ok = false;
 	}
 	return ok;
