@@ -170,7 +170,8 @@ __tap_stat_merge_end(const struct tap_stat_desc *d,
 		     struct tap_stat_data *agg)
 {
 	agg->variance_s = 0;
-	if (agg->count > 1)
+	/* Without per-CPU Welford state the spread sum is meaningless. */
+	if (d->variance && agg->count > 1)
 		agg->variance_s = agg->m2 / (agg->count - 1);
 }
 

@@ -51,15 +51,24 @@ tap_str_len(const char *s)
 	return (int64_t)tap_strlen(s);
 }
 
+/* Does s begin with prefix?  Stops at s's end, never reading past it. */
+static bool
+starts_with(const char *s, const char *prefix)
+{
+	while (*prefix)
+		if (*s++ != *prefix++)
+			return false;
+	return true;
+}
+
 /* Offset of needle in haystack, or -1.  An empty needle is at 0. */
 static int64_t
 find(const char *haystack, const char *needle)
 {
-	size_t nl = tap_strlen(needle);
 	const char *p;
 
 	for (p = haystack; ; p++) {
-		if (tap_memcmp(p, needle, nl) == 0)
+		if (starts_with(p, needle))
 			return p - haystack;
 		if (!*p)
 			return -1;
