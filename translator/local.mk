@@ -1,1 +1,33 @@
-## translator/local.mk -- build rules for translator/ (included by the top Makefile.am).
+## translator/local.mk -- tapc, the translator. Pass 1 (lexer, preprocessor,
+## grammar, printer) is built into a library shared by tapc, the unit tests
+## and the fuzz target.
+
+include translator/debuginfo/local.mk
+
+noinst_LIBRARIES += translator/libtapc.a
+translator_libtapc_a_SOURCES = \
+	translator/arena.c translator/arena.h \
+	translator/diag.c translator/diag.h \
+	translator/session.h \
+	translator/options.c translator/options.h \
+	translator/ast.c translator/ast.h \
+	translator/lex.l translator/lex.h \
+	translator/grammar.y \
+	translator/preproc.c translator/preproc.h \
+	translator/pp_cond.c translator/pp_cond.h \
+	translator/parse.c translator/parse.h \
+	translator/parse_build.c translator/parse_expr.c \
+	translator/parse_at.c translator/parse_build.h \
+	translator/print.c \
+	translator/target.c translator/target.h
+## The generated lexer and parser are not held to our warning list.
+translator_libtapc_a_CFLAGS = $(AM_CFLAGS) -Wno-unused-function \
+	-Wno-sign-compare -Wno-missing-prototypes
+AM_YFLAGS = -d -Wall -Wno-yacc
+AM_LFLAGS = --header-file=$(builddir)/translator/lex_gen.h
+BUILT_SOURCES += translator/grammar.h
+DISTCLEANFILES += translator/lex_gen.h
+
+bin_PROGRAMS += tapc
+tapc_SOURCES = translator/main.c
+tapc_LDADD = translator/libtapc.a $(DEBUGINFO_LIBS)

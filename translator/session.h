@@ -17,6 +17,7 @@
 
 struct node;
 struct file_ast;
+struct kernel_target;
 
 enum target_kind { TARGET_KERNEL, TARGET_USER };
 
@@ -88,6 +89,7 @@ struct session {
 	struct arena *arena;
 	struct diag diag;
 	struct target_facts facts;
+	struct kernel_target *kernel;	/* the target kernel, if installed */
 	struct file_ast *user_file;	/* the script the user gave */
 	struct file_ast **library;	/* tapset files, parsed */
 	int nlibrary;
