@@ -78,7 +78,8 @@ blob_param(struct blob *b, const char *name, uint32_t type)
 
 /* Type ids as built below. */
 enum { T_INT = 1, T_PINT, T_S, T_PROTO, T_F, T_SELFPTR, T_SELFCONST,
-       T_ARR, T_TYPEDEF, T_FNPTR, T_ANON, T_OUTER, T_CHAR, T_CSTR, T_ENUM };
+       T_ARR, T_TYPEDEF, T_FNPTR, T_ANON, T_OUTER, T_CHAR, T_CSTR, T_ENUM,
+       T_F2, T_LAST = T_F2 };
 
 static size_t
 build_sample(unsigned char *out)
@@ -117,6 +118,7 @@ build_sample(unsigned char *out)
 	blob_word(&b, (uint32_t)-1);
 	blob_word(&b, blob_str(&b, "BLUE"));
 	blob_word(&b, 7);
+	blob_type(&b, "f", BTF_KIND_FUNC, 0, false, T_PROTO);	/* a second static f */
 
 	hdr[0] = 0xeB9F | 1u << 16;	/* magic, version 1, flags 0 */
 	hdr[1] = 24;			/* hdr_len */
@@ -161,7 +163,10 @@ render(const struct btf *btf, uint32_t id, const char *name)
 
 START_TEST(sample_lookup)
 {
-	ck_assert_uint_eq(btf_type_count(sample), T_ENUM + 1);
+	ck_assert_uint_eq(btf_type_count(sample), T_LAST + 1);
+	ck_assert_uint_eq(btf_find(sample, "f", BTF_KIND_FUNC), T_F);
+	ck_assert_uint_eq(btf_find_next(sample, T_F, BTF_KIND_FUNC), T_F2);
+	ck_assert_uint_eq(btf_find_next(sample, T_F2, BTF_KIND_FUNC), BTF_NONE);
 	ck_assert_uint_eq(btf_find(sample, "int", BTF_KIND_INT), T_INT);
 	ck_assert_uint_eq(btf_find(sample, "int", BTF_KIND_STRUCT), BTF_NONE);
 	ck_assert_uint_eq(btf_find(sample, "f", BTF_KIND_ANY), T_F);

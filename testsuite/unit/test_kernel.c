@@ -159,6 +159,41 @@ END_TEST
 
 /* ---- the running kernel ------------------------------------------------------ */
 
+static bool
+count_refused(const struct ksym *sym, void *ctx)
+{
+	const struct ksym_table *t = ((const struct ksym_table **)ctx)[0];
+
+	if (ksym_check(t, sym, NULL) == KSYM_REFUSED)
+		++*((size_t **)ctx)[1];
+	return true;
+}
+
+START_TEST(running_kallsyms)
+{
+	char err[BTF_ERRLEN];
+	struct ksym_table *t = ksym_load_kallsyms("/proc/kallsyms", NULL, err, sizeof(err));
+	const struct ksym *s;
+	size_t refused = 0;
+	void *ctx[2];
+
+	ck_assert_msg(t != NULL, "%s", err);
+	ck_assert_uint_gt(ksym_count(t), 1000);
+	ck_assert_ptr_nonnull(s = ksym_find(t, "vfs_read"));
+	ck_assert_int_eq(ksym_check(t, s, NULL), KSYM_PROBEABLE);
+	ck_assert_uint_gt(ksym_foreach(t, "vfs_*", 0, NULL, NULL), 10);
+	/* Wildcards never hand out what is refused... */
+	ctx[0] = t;
+	ctx[1] = &refused;
+	ksym_foreach(t, "*", 0, count_refused, ctx);
+	ck_assert_uint_eq(refused, 0);
+	/* ...and with addresses (root), the entry code is refused. */
+	if (ksym_has_addresses(t) && (s = ksym_find(t, "entry_SYSCALL_64")))
+		ck_assert_int_eq(ksym_check(t, s, NULL), KSYM_REFUSED);
+	ksym_free(t);
+}
+END_TEST
+
 START_TEST(running_kernel)
 {
 	struct utsname uts;
@@ -323,6 +358,8 @@ kernel_suite(void)
 	tcase_add_test(tc, running_kernel);
 	tcase_add_test(tc, missing_headers_names_the_package);
 	tcase_add_test(tc, unknown_release_is_an_error);
+	if (access("/proc/kallsyms", R_OK) == 0)
+		tcase_add_test(tc, running_kallsyms);
 	suite_add_tcase(s, tc);
 
 	if (releases && releases[0]) {
