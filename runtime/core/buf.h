@@ -14,6 +14,7 @@
 #define TAP_CORE_BUF_H
 
 #include "platform.h"
+#include "error.h"
 
 struct tap_buf {
 	char *data;

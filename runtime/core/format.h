@@ -33,6 +33,7 @@
 #define TAP_CORE_FORMAT_H
 
 #include "platform.h"
+#include "error.h"
 #include "value.h"
 #include "buf.h"
 

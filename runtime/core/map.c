@@ -148,69 +148,94 @@ mix64(uint64_t x)
 	return x;
 }
 
-/* FNV-1a over at most MAXSTRINGLEN - 1 bytes: the part a map keeps. */
-static inline uint64_t
-hash_str(const char *s)
+/* A lookup's keys with what hashing learnt about them, so that string
+ * lengths are measured once per operation and not once per comparison. */
+struct lookup {
+	const struct tap_value *keys;
+	uint32_t hash;
+	uint32_t len[TAP_MAP_MAX_KEYS];	/* string columns, as truncated */
+};
+
+static inline const char *
+key_str(const struct tap_value *k)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	return k->s ? k->s : "";
+}
+
+/* Eight bytes at a time over the part of the string a map keeps. */
+static inline uint64_t
+hash_str(const char *s, size_t len)
+{
+	uint64_t h = len * 0x9e3779b97f4a7c15ULL, w;
 	size_t i;
 
-	for (i = 0; i < MAXSTRINGLEN - 1 && s[i]; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
+	for (i = 0; i + 8 <= len; i += 8) {
+		tap_memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	if (i < len) {
+		/* The last 1..7 bytes; a loop beats a variable memcpy. */
+		size_t j;
+
+		for (w = 0, j = i; j < len; j++)
+			w = (w << 8) | (unsigned char)s[j];
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
 	}
 	return h;
 }
 
-static uint32_t
-hash_keys(const struct tap_map *m, const struct tap_value *keys)
+/* Wildcard columns (slices) are neither read nor hashed. */
+static inline void
+prepare_lookup(const struct tap_map *m, const struct tap_value *keys,
+	       uint32_t wildcard, struct lookup *lk)
 {
 	uint64_t h = 0;
 	unsigned int i;
 
+	lk->keys = keys;
 	for (i = 0; i < m->spec.nkeys; i++) {
-		uint64_t k = m->spec.keys[i] == TAP_T_STRING ?
-			     hash_str(keys[i].s ? keys[i].s : "") :
-			     (uint64_t)keys[i].l;
+		uint64_t k;
 
+		if (wildcard & (1u << i))
+			continue;
+		k = (uint64_t)keys[i].l;
+		if (m->spec.keys[i] == TAP_T_STRING) {
+			const char *str = key_str(&keys[i]);
+
+			lk->len[i] = (uint32_t)tap_strnlen(str,
+							   MAXSTRINGLEN - 1);
+			k = hash_str(str, lk->len[i]);
+		}
 		h = mix64(h ^ k ^ i);
 	}
-	return (uint32_t)(h ^ (h >> 32));
+	lk->hash = (uint32_t)(h ^ (h >> 32));
 }
 
-/* Does a stored (truncated) string equal s once s is truncated too? */
+/* Column i of entry e against the lookup's key i.  A stored string is
+ * the truncated key followed by its NUL. */
 static inline bool
-str_key_eq(const char *stored, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < MAXSTRINGLEN - 1; i++) {
-		if (stored[i] != s[i])
-			return false;
-		if (s[i] == '\0')
-			return true;
-	}
-	return true;
-}
-
-static bool
 key_column_eq(const struct tap_map *m, const struct tap_map_entry *e,
-	      unsigned int i, const struct tap_value *k)
+	      unsigned int i, const struct lookup *lk)
 {
+	const char *stored = field(m, e, m->key_off[i]);
+
 	if (m->spec.keys[i] == TAP_T_STRING)
-		return str_key_eq(field(m, e, m->key_off[i]),
-				  k->s ? k->s : "");
-	return *(const int64_t *)field(m, e, m->key_off[i]) == k->l;
+		return tap_memcmp(stored, key_str(&lk->keys[i]),
+				  lk->len[i]) == 0 &&
+		       stored[lk->len[i]] == '\0';
+	return *(const int64_t *)stored == lk->keys[i].l;
 }
 
 static bool
 keys_eq(const struct tap_map *m, const struct tap_map_entry *e,
-	const struct tap_value *keys)
+	const struct lookup *lk)
 {
 	unsigned int i;
 
 	for (i = 0; i < m->spec.nkeys; i++)
-		if (!key_column_eq(m, e, i, &keys[i]))
+		if (!key_column_eq(m, e, i, lk))
 			return false;
 	return true;
 }
@@ -227,17 +252,19 @@ copy_bounded(char *dst, const char *src, size_t n)
 
 static void
 store_keys(struct tap_map *m, struct tap_map_entry *e,
-	   const struct tap_value *keys)
+	   const struct lookup *lk)
 {
 	unsigned int i;
 
 	for (i = 0; i < m->spec.nkeys; i++) {
-		void *dst = field(m, e, m->key_off[i]);
+		char *dst = field(m, e, m->key_off[i]);
 
-		if (m->spec.keys[i] == TAP_T_STRING)
-			copy_bounded(dst, keys[i].s, MAXSTRINGLEN);
-		else
-			*(int64_t *)dst = keys[i].l;
+		if (m->spec.keys[i] == TAP_T_STRING) {
+			tap_memcpy(dst, key_str(&lk->keys[i]), lk->len[i]);
+			dst[lk->len[i]] = '\0';
+		} else {
+			*(int64_t *)dst = lk->keys[i].l;
+		}
 	}
 }
 
@@ -263,12 +290,12 @@ clear_value(struct tap_map *m, struct tap_map_entry *e)
 /* ---- finding, inserting, deleting ------------------------------------ */
 
 static struct tap_map_entry *
-find_hashed(struct tap_map *m, const struct tap_value *keys, uint32_t hash)
+find_hashed(struct tap_map *m, const struct lookup *lk)
 {
-	struct tap_map_entry *e = m->buckets[hash & m->bucket_mask];
+	struct tap_map_entry *e = m->buckets[lk->hash & m->bucket_mask];
 
 	for (; e; e = e->hnext)
-		if (e->hash == hash && keys_eq(m, e, keys))
+		if (e->hash == lk->hash && keys_eq(m, e, lk))
 			return e;
 	return NULL;
 }
@@ -276,7 +303,10 @@ find_hashed(struct tap_map *m, const struct tap_value *keys, uint32_t hash)
 struct tap_map_entry *
 tap_map_find(struct tap_map *m, const struct tap_value *keys)
 {
-	return find_hashed(m, keys, hash_keys(m, keys));
+	struct lookup lk;
+
+	prepare_lookup(m, keys, 0, &lk);
+	return find_hashed(m, &lk);
 }
 
 static void
@@ -328,10 +358,11 @@ int
 tap_map_find_or_insert(struct tap_map *m, const struct tap_value *keys,
 		       struct tap_map_entry **out)
 {
-	uint32_t hash = hash_keys(m, keys);
-	struct tap_map_entry *e = find_hashed(m, keys, hash);
-	struct tap_map_entry **chain;
+	struct tap_map_entry *e, **chain;
+	struct lookup lk;
 
+	prepare_lookup(m, keys, 0, &lk);
+	e = find_hashed(m, &lk);
 	if (e) {
 		*out = e;
 		return TAP_OK;
@@ -341,11 +372,11 @@ tap_map_find_or_insert(struct tap_map *m, const struct tap_value *keys,
 		*out = NULL;
 		return TAP_EMAPFULL;
 	}
-	e->hash = hash;
+	e->hash = lk.hash;
 	e->seq = m->next_seq++;
-	store_keys(m, e, keys);
+	store_keys(m, e, &lk);
 	clear_value(m, e);
-	chain = &m->buckets[hash & m->bucket_mask];
+	chain = &m->buckets[lk.hash & m->bucket_mask];
 	e->hnext = *chain;
 	*chain = e;
 	e->next = NULL;
@@ -387,17 +418,27 @@ tap_map_clear(struct tap_map *m)
 		reset_entries(m);
 }
 
-bool
-tap_map_entry_matches(const struct tap_map *m, const struct tap_map_entry *e,
-		      const struct tap_value *keys, uint32_t wildcard)
+static bool
+matches(const struct tap_map *m, const struct tap_map_entry *e,
+	const struct lookup *lk, uint32_t wildcard)
 {
 	unsigned int i;
 
 	for (i = 0; i < m->spec.nkeys; i++)
-		if (!(wildcard & (1u << i)) &&
-		    !key_column_eq(m, e, i, &keys[i]))
+		if (!(wildcard & (1u << i)) && !key_column_eq(m, e, i, lk))
 			return false;
 	return true;
+}
+
+/* Is e in the slice m[keys] where the columns in wildcard are '*'? */
+bool
+tap_map_entry_matches(const struct tap_map *m, const struct tap_map_entry *e,
+		      const struct tap_value *keys, uint32_t wildcard)
+{
+	struct lookup lk;
+
+	prepare_lookup(m, keys, wildcard, &lk);
+	return matches(m, e, &lk, wildcard);
 }
 
 /* delete m[k1, *, k3]: returns how many entries went. */
@@ -406,12 +447,14 @@ tap_map_delete_slice(struct tap_map *m, const struct tap_value *keys,
 		     uint32_t wildcard)
 {
 	struct tap_map_entry *e = m->oldest;
+	struct lookup lk;
 	uint32_t n = 0;
 
+	prepare_lookup(m, keys, wildcard, &lk);
 	while (e) {
 		struct tap_map_entry *next = e->next;
 
-		if (tap_map_entry_matches(m, e, keys, wildcard)) {
+		if (matches(m, e, &lk, wildcard)) {
 			tap_map_delete_entry(m, e);
 			n++;
 		}
@@ -661,11 +704,13 @@ tap_map_iter_start(struct tap_map *m, const struct tap_map_order *o,
 {
 	struct sort_ctx c = { .m = m, .o = o };
 	struct tap_map_entry *e;
+	struct lookup lk;
 	uint32_t n = 0, k;
 
+	if (o->slice)
+		prepare_lookup(m, o->slice, o->wildcard, &lk);
 	for (e = m->oldest; e; e = e->next)
-		if (!o->slice ||
-		    tap_map_entry_matches(m, e, o->slice, o->wildcard))
+		if (!o->slice || matches(m, e, &lk, o->wildcard))
 			storage[n++] = e;
 	k = n;
 	if (o->limit >= 0 && (uint64_t)o->limit < n)

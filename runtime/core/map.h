@@ -31,6 +31,7 @@
 #define TAP_CORE_MAP_H
 
 #include "platform.h"
+#include "error.h"
 #include "value.h"
 #include "stat.h"
 

@@ -30,6 +30,7 @@
 #define TAP_CORE_STAT_H
 
 #include "platform.h"
+#include "error.h"
 #include "buf.h"
 
 enum tap_hist_type {

@@ -19,6 +19,7 @@
 #define TAP_CORE_TAPSTRING_H
 
 #include "platform.h"
+#include "error.h"
 
 struct tap_tokenizer {
 	char str[MAXSTRINGLEN];
