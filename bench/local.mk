@@ -2,19 +2,19 @@
 ##
 ## Benchmarks print timings and never assert on them.  `make bench` builds
 ## and runs every program in BENCH_RUN, in order.  A benchmark built here
-## adds itself to BENCH_PROGRAMS (built only for `make bench`); one that
+## adds itself to BENCH_PROGS (built only for `make bench`); one that
 ## another fragment builds (included before this file, so it cannot append
 ## to variables defined here) is listed in BENCH_RUN only.
 
-BENCH_PROGRAMS = bench/bench_map
+BENCH_PROGS = bench/bench_map
 bench_bench_map_SOURCES = bench/bench_map.c
 bench_bench_map_CFLAGS = $(AM_CFLAGS) -O2
 bench_bench_map_LDADD = runtime/libtapcore.a
 
-BENCH_RUN = $(BENCH_PROGRAMS) bench/bench_btf
+BENCH_RUN = $(BENCH_PROGS) bench/bench_btf
 
-EXTRA_PROGRAMS = $(BENCH_PROGRAMS)
-CLEANFILES += $(BENCH_PROGRAMS)
+EXTRA_PROGRAMS = $(BENCH_PROGS)
+CLEANFILES += $(BENCH_PROGS)
 
 .PHONY: bench
 bench: $(BENCH_RUN)

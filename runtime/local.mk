@@ -5,17 +5,18 @@
 ## installed under $(pkgdatadir)/runtime/core so that the kernel target can
 ## include them into each module it builds.
 
-TAP_CORE_HEADERS = \
+TAP_CORE_H_FILES = \
 	runtime/core/platform.h \
 	runtime/core/error.h \
 	runtime/core/buf.h \
+	runtime/core/value.h \
 	runtime/core/arith.h \
 	runtime/core/stat.h \
 	runtime/core/map.h \
 	runtime/core/format.h \
 	runtime/core/tapstring.h
 
-TAP_CORE_SOURCES = \
+TAP_CORE_C_FILES = \
 	runtime/core/platform.c \
 	runtime/core/error.c \
 	runtime/core/buf.c \
@@ -27,6 +28,6 @@ TAP_CORE_SOURCES = \
 	runtime/core/tapstring.c
 
 noinst_LIBRARIES += runtime/libtapcore.a
-runtime_libtapcore_a_SOURCES = $(TAP_CORE_SOURCES) $(TAP_CORE_HEADERS)
+runtime_libtapcore_a_SOURCES = $(TAP_CORE_C_FILES) $(TAP_CORE_H_FILES)
 
-nobase_dist_pkgdata_DATA += $(TAP_CORE_SOURCES) $(TAP_CORE_HEADERS)
+nobase_dist_pkgdata_DATA += $(TAP_CORE_C_FILES) $(TAP_CORE_H_FILES)
