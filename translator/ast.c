@@ -51,7 +51,7 @@ static const char *const kind_names[N_KIND_COUNT] = {
 	"block", "null statement", "expression statement", "if", "while",
 	"for", "foreach", "break", "continue", "next", "return", "delete",
 	"try", "number", "string", "symbol", "target variable", "@cast",
-	"@var", "@entry", "@defined", "@probewrite", "@perf", "register",
+	"@var", "autocast", "@entry", "@defined", "@probewrite", "@perf", "register",
 	"deref", "embedded expression", "unary", "crement", "binary",
 	"comparison", "regex match", "logical", "ternary", "assignment", "in",
 	"index", "call", "statistic", "histogram",
@@ -200,6 +200,10 @@ walk_children(struct walker *w, struct node *n)
 		return;
 	case N_ATVAR:
 		walk_path(w, &n->u.atvar.path);
+		return;
+	case N_AUTOCAST:
+		walk(w, n->u.autocast.operand);
+		walk_path(w, &n->u.autocast.path);
 		return;
 	case N_ENTRY: case N_DEFINED: case N_PROBEWRITE: case N_PERF:
 	case N_REGISTER: case N_DEREF:

@@ -52,6 +52,7 @@ enum node_kind {
 	N_TARGET,	/* $var, $$vars, &$var->a[2]$ */
 	N_CAST,		/* @cast(expr, "type"[, "module"])->... */
 	N_ATVAR,	/* @var("name@file"[, "module"])->... */
+	N_AUTOCAST,	/* expr->member, (expr)[i]: typed later by inference */
 	N_ENTRY,	/* @entry(expr) */
 	N_DEFINED,	/* @defined(expr) */
 	N_PROBEWRITE,	/* @probewrite(var) */
@@ -205,6 +206,7 @@ struct node {
 			int sort_column;	/* 0 value, 1..n key, -1 none */
 			enum sort_dir sort_dir;
 			bool sort_on_array;	/* written `a+` not `v+` */
+			enum op sort_aggr;	/* stats@count+: OP_COUNT.. */
 			struct node *limit;
 			struct node *body;
 		} foreach;
@@ -245,6 +247,10 @@ struct node {
 			const char *module;
 			struct target_path path;
 		} atvar;
+		struct {
+			struct node *operand;
+			struct target_path path;
+		} autocast;
 		struct {
 			const char *name;	/* @entry, @defined, ... */
 			struct node_list args;

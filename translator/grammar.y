@@ -92,19 +92,17 @@ static int yylex(YYSTYPE *lval, YYLTYPE *lloc, struct parser *p);
 %left '.'
 %left '+' '-'
 %left '*' '/' '%'
-%precedence UNARY
-%precedence INC DEC
 %precedence LOW_PRIMARY
+%precedence INC DEC
 %precedence '(' '[' STRING IDENT NUMBER TVAR ATNAME EMBEDDED '!' '~'
 
-%type <node> pp pp_comps pp_arg pp_cond block stmt simple opt_expr expr
-%type <node> primary strings literal opt_ginit fe_array opt_limit
+%type <node> pp_arg pp_cond block stmt simple opt_expr expr
+%type <node> unary postfix value primary strings literal opt_ginit fe_array opt_limit
 %type <node> function_head param global_one
-%type <list> pp_list opt_args args index_keys stmts opt_params params
+%type <list> pp pp_seq pp_elem pp_alts pp_list opt_args args index_keys stmts opt_params params
 %type <tok> pp_name pp_word member_name
 %type <comp> pp_comp
-%type <path> tsteps
-%type <num> pp_flag opt_sort opt_type pretty opt_private opt_wrap
+%type <num> pp_flag opt_sort opt_type opt_private opt_wrap
 %type <num> opt_size
 %type <fev> fe_vars fe_var_list
 %type <node> fe_var index_key foreach_head
@@ -142,18 +140,29 @@ opt_semi:
 /* ---- probe points ---- */
 
 pp_list:
-	  pp				{ $$ = (struct node_list){0};
-					  ast_list_push(p->s->arena, &$$, $1); }
-	| pp_list ',' pp		{ $$ = $1; ast_list_push(p->s->arena, &$$, $3); }
+	  pp
+	| pp_list ',' pp		{ $$ = build_points_append(p, &$1, &$3); }
 	;
 
+/* One written probe point; {a,b} alternatives make it several. */
 pp:
-	  pp_comps pp_flag pp_cond	{ $$ = build_point_finish(p, $1, $2, $3); }
+	  pp_seq pp_flag pp_cond	{ $$ = build_points_finish(p, &$1, $2, $3); }
 	;
 
-pp_comps:
-	  pp_comp			{ $$ = build_point(p, @1, &$1); }
-	| pp_comps '.' pp_comp		{ $$ = $1; ast_point_push(p->s->arena, $$, $3); }
+pp_seq:
+	  pp_elem
+	| pp_seq '.' pp_elem		{ $$ = build_points_product(p, &$1, &$3); }
+	;
+
+pp_elem:
+	  pp_comp			{ $$ = (struct node_list){0};
+					  ast_list_push(p->s->arena, &$$, build_point(p, @1, &$1)); }
+	| '{' pp_alts '}'		{ $$ = $2; }
+	;
+
+pp_alts:
+	  pp_seq
+	| pp_alts ',' pp_seq		{ $$ = build_points_append(p, &$1, &$3); }
 	;
 
 pp_comp:
@@ -324,14 +333,20 @@ opt_sort:
 	;
 
 fe_array:
-	  IDENT opt_sort		{ $$ = build_symbol(p, &$1);
-					  fe_note_sort(p, $$, $2); }
-	| IDENT '[' index_keys ']' opt_sort
+	  IDENT opt_aggr opt_sort	{ $$ = build_symbol(p, &$1);
+					  fe_note_sort(p, $$, $3); }
+	| IDENT '[' index_keys ']' opt_aggr opt_sort
 					{ $$ = build_index(p, build_symbol(p, &$1), &$3);
-					  fe_note_sort(p, $$, $5); }
+					  fe_note_sort(p, $$, $6); }
 	| ATNAME '(' opt_args ')' opt_sort
-					{ $$ = build_at(p, &$1, &$3, NULL, 0, @4);
+					{ $$ = build_at(p, &$1, &$3);
 					  fe_note_sort(p, $$, $5); }
+	;
+
+/* stats@count+ : which statistic a foreach over statistics sorts by */
+opt_aggr:
+	  %empty
+	| ATNAME			{ fe_note_aggregate(p, &$1); }
 	;
 
 opt_limit:
@@ -378,16 +393,35 @@ expr:
 	| expr '*' expr			{ $$ = build_binary(p, N_BINARY, OP_MUL, $1, $3, @2); }
 	| expr '/' expr			{ $$ = build_binary(p, N_BINARY, OP_DIV, $1, $3, @2); }
 	| expr '%' expr			{ $$ = build_binary(p, N_BINARY, OP_MOD, $1, $3, @2); }
-	| '-' expr %prec UNARY		{ $$ = build_unary(p, OP_NEG, $2, @1); }
-	| '+' expr %prec UNARY		{ $$ = build_unary(p, OP_PLUS, $2, @1); }
-	| '!' expr %prec UNARY		{ $$ = build_unary(p, OP_NOT, $2, @1); }
-	| '~' expr %prec UNARY		{ $$ = build_unary(p, OP_BNOT, $2, @1); }
-	| '&' expr %prec UNARY		{ $$ = build_addr_of(p, $2, @1); }
-	| INC expr %prec UNARY		{ $$ = build_crement(p, OP_INC, true, $2, @1); }
-	| DEC expr %prec UNARY		{ $$ = build_crement(p, OP_DEC, true, $2, @1); }
-	| expr INC			{ $$ = build_crement(p, OP_INC, false, $1, @2); }
-	| expr DEC			{ $$ = build_crement(p, OP_DEC, false, $1, @2); }
-	| primary
+	| unary
+	;
+
+unary:
+	  '-' unary			{ $$ = build_unary(p, OP_NEG, $2, @1); }
+	| '+' unary			{ $$ = build_unary(p, OP_PLUS, $2, @1); }
+	| '!' unary			{ $$ = build_unary(p, OP_NOT, $2, @1); }
+	| '~' unary			{ $$ = build_unary(p, OP_BNOT, $2, @1); }
+	| '&' unary			{ $$ = build_addr_of(p, $2, @1); }
+	| INC value			{ $$ = build_crement(p, OP_INC, true, $2, @1); }
+	| DEC value			{ $$ = build_crement(p, OP_DEC, true, $2, @1); }
+	| postfix
+	;
+
+/* One postfix ++ or --: `a -- -- b` is a-- then --b, as in SystemTap. */
+postfix:
+	  value %prec LOW_PRIMARY
+	| value INC			{ $$ = build_crement(p, OP_INC, false, $1, @2); }
+	| value DEC			{ $$ = build_crement(p, OP_DEC, false, $1, @2); }
+	;
+
+/* Member and index steps apply to any value: on $var, @cast and @var they
+ * extend its path; on anything else they make an autocast. */
+value:
+	  primary
+	| value ARROW member_name	{ $$ = build_member(p, $1, &$3, @2); }
+	| value '[' expr ']'		{ $$ = build_subscript(p, $1, $3, @2); }
+	| value DOLLAR			{ $$ = build_pretty(p, $1, 1, @2); }
+	| value DOLLAR2			{ $$ = build_pretty(p, $1, 2, @2); }
 	;
 
 primary:
@@ -397,11 +431,10 @@ primary:
 	| IDENT '(' opt_args ')'	{ $$ = build_call(p, &$1, &$3); }
 	| IDENT '[' index_keys ']'	{ $$ = build_index(p, build_symbol(p, &$1), &$3); }
 	| '[' index_keys ']' IN IDENT	{ $$ = build_in_tuple(p, @1, &$2, build_symbol(p, &$5)); }
-	| '(' expr ')'			{ $$ = $2; }
-	| TVAR tsteps pretty		{ $$ = build_target(p, &$1, &$2, $3); }
-	| ATNAME '(' opt_args ')' tsteps pretty
-					{ $$ = build_at(p, &$1, &$3, &$5, $6, @4); }
-	| ATNAME %prec LOW_PRIMARY	{ $$ = build_at(p, &$1, NULL, NULL, 0, @1); }
+	| '(' expr ')'			{ $$ = build_paren(p, $2); }
+	| TVAR				{ $$ = build_target(p, &$1); }
+	| ATNAME '(' opt_args ')'	{ $$ = build_at(p, &$1, &$3); }
+	| ATNAME %prec LOW_PRIMARY	{ $$ = build_at(p, &$1, NULL); }
 	| EMBEDDED			{ $$ = build_embedded_expr(p, &$1); }
 	;
 
@@ -410,22 +443,10 @@ strings:
 	| strings STRING		{ $$ = build_join_string(p, $1, &$2); }
 	;
 
-tsteps:
-	  %empty			{ $$ = (struct target_path){0}; }
-	| tsteps ARROW member_name	{ $$ = $1; build_step_member(p, &$$, &$3); }
-	| tsteps '[' expr ']'		{ $$ = $1; build_step_index(p, &$$, $3, @2); }
-	;
-
 member_name:
 	  IDENT | PROBE | GLOBAL | FUNCTION | PRIVATE | IF | ELSE | WHILE
 	| FOR | FOREACH | IN | LIMIT | BREAK | CONTINUE | NEXT | RETURN
 	| DELETE | TRY | CATCH
-	;
-
-pretty:
-	  %empty %prec LOW_PRIMARY	{ $$ = 0; }
-	| DOLLAR			{ $$ = 1; }
-	| DOLLAR2			{ $$ = 2; }
 	;
 
 opt_args:

@@ -267,6 +267,9 @@ parse_source_with(struct session *s, const struct source *src,
 	pp_free(p.pp);
 	for (int i = 0; i < f->items.n; i++)
 		check_item(&p, f->items.v[i]);
+	if (f->items.n == 0 && !src->is_tapset && s->diag.errors == 0)
+		diag_error(&s->diag, (struct loc){ src, 1, 1 }, "E_EMPTY_SCRIPT",
+			   "the script has no probes, functions or globals");
 	return f;
 }
 

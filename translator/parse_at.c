@@ -52,17 +52,6 @@ string_arg(struct parser *p, const struct token *t, struct node_list *args,
 	return args->v[i]->u.string.raw;
 }
 
-static void
-no_steps(struct parser *p, const struct token *t, struct target_path *path,
-	 int pretty)
-{
-	if ((path && path->nsteps) || pretty)
-		diag_error(&p->s->diag, path && path->nsteps ?
-			   path->steps[0].loc : t->loc, "E_AT_ARGS",
-			   "the value of %s has no members to dereference",
-			   t->text);
-}
-
 static struct node *
 placeholder(struct parser *p, struct loc at)
 {
@@ -73,8 +62,7 @@ placeholder(struct parser *p, struct loc at)
 }
 
 static struct node *
-build_cast(struct parser *p, const struct token *t, struct node_list *args,
-	   struct target_path *path, int pretty)
+build_cast(struct parser *p, const struct token *t, struct node_list *args)
 {
 	struct node *n = ast_new(A(p), N_CAST, t->loc);
 
@@ -87,14 +75,11 @@ build_cast(struct parser *p, const struct token *t, struct node_list *args,
 			placeholder(p, t->loc);
 		n->u.cast.type_name = "";
 	}
-	n->u.cast.path = *path;
-	n->u.cast.path.pretty = pretty;
 	return n;
 }
 
 static struct node *
-build_atvar(struct parser *p, const struct token *t, struct node_list *args,
-	    struct target_path *path, int pretty)
+build_atvar(struct parser *p, const struct token *t, struct node_list *args)
 {
 	struct node *n = ast_new(A(p), N_ATVAR, t->loc);
 
@@ -103,14 +88,11 @@ build_atvar(struct parser *p, const struct token *t, struct node_list *args,
 		n->u.atvar.name = string_arg(p, t, args, 0);
 		n->u.atvar.module = string_arg(p, t, args, 1);
 	}
-	n->u.atvar.path = *path;
-	n->u.atvar.path.pretty = pretty;
 	return n;
 }
 
 static struct node *
-build_hist(struct parser *p, const struct token *t, struct node_list *args,
-	   struct target_path *path, int pretty)
+build_hist(struct parser *p, const struct token *t, struct node_list *args)
 {
 	bool linear = strcmp(t->text, "@hist_linear") == 0;
 	struct node *n = ast_new(A(p), N_HIST, t->loc);
@@ -133,16 +115,7 @@ build_hist(struct parser *p, const struct token *t, struct node_list *args,
 			n->u.hist.lo = n->u.hist.hi = n->u.hist.step = z;
 		}
 	}
-	if (pretty || !path || path->nsteps == 0)
-		return n;
-	if (path->nsteps > 1 || path->steps[0].kind != STEP_INDEX) {
-		diag_error(&p->s->diag, path->steps[0].loc, "E_HIST_INDEX",
-			   "a histogram takes one bucket index");
-		return n;
-	}
-	struct node_list keys = { 0 };
-	ast_list_push(A(p), &keys, path->steps[0].index);
-	return build_index(p, n, &keys);
+	return n;
 }
 
 /* @entry, @defined, @probewrite, @perf, @k/uregister, @k/uderef */
@@ -161,8 +134,12 @@ build_atop(struct parser *p, const struct token *t, struct node_list *args,
 			z->u.number.text = "0";
 			ast_list_push(A(p), &n->u.atop.args, z);
 		}
-	if (kind == N_PERF)
-		string_arg(p, t, &n->u.atop.args, 0);
+	if (kind == N_PERF) {
+		const char *c = string_arg(p, t, &n->u.atop.args, 0);
+		if (c && !*c)
+			diag_error(&p->s->diag, t->loc, "E_AT_ARGS",
+				   "@perf needs the name of a perf counter");
+	}
 	if (kind == N_PROBEWRITE && n->u.atop.args.v[0]->kind != N_SYMBOL)
 		diag_error(&p->s->diag, n->u.atop.args.v[0]->loc, "E_AT_ARGS",
 			   "@probewrite takes a variable name");
@@ -185,25 +162,32 @@ build_stat(struct parser *p, const struct token *t, struct node_list *args,
 	return n;
 }
 
+static void
+require_guru(struct parser *p, const struct token *t)
+{
+	if (p->s->opts.guru)
+		return;
+	diag_error(&p->s->diag, t->loc, "E_GURU_ONLY",
+		   "%s reads raw registers or memory and needs guru mode", t->text);
+	diag_hint(&p->s->diag, "run tapc with -g if you mean it");
+}
+
 struct node *
-build_at(struct parser *p, const struct token *t, struct node_list *args,
-	 struct target_path *path, int pretty, struct loc close)
+build_at(struct parser *p, const struct token *t, struct node_list *args)
 {
 	const char *name = t->text;
 
-	(void)close;
 	if (!args) {
 		diag_error(&p->s->diag, t->loc, "E_AT_ARGS",
 			   "expected '(' after %s", name);
 		return placeholder(p, t->loc);
 	}
 	if (strcmp(name, "@cast") == 0)
-		return build_cast(p, t, args, path, pretty);
+		return build_cast(p, t, args);
 	if (strcmp(name, "@var") == 0)
-		return build_atvar(p, t, args, path, pretty);
+		return build_atvar(p, t, args);
 	if (strncmp(name, "@hist_", 6) == 0)
-		return build_hist(p, t, args, path, pretty);
-	no_steps(p, t, path, pretty);
+		return build_hist(p, t, args);
 	for (size_t i = 0; i < sizeof(stat_ops) / sizeof(stat_ops[0]); i++)
 		if (strcmp(name, stat_ops[i].name) == 0)
 			return build_stat(p, t, args, stat_ops[i].op);
@@ -215,10 +199,14 @@ build_at(struct parser *p, const struct token *t, struct node_list *args,
 		return build_atop(p, t, args, N_PROBEWRITE, 1);
 	if (strcmp(name, "@perf") == 0)
 		return build_atop(p, t, args, N_PERF, 1);
-	if (strcmp(name, "@kregister") == 0 || strcmp(name, "@uregister") == 0)
+	if (strcmp(name, "@kregister") == 0 || strcmp(name, "@uregister") == 0) {
+		require_guru(p, t);
 		return build_atop(p, t, args, N_REGISTER, 1);
-	if (strcmp(name, "@kderef") == 0 || strcmp(name, "@uderef") == 0)
+	}
+	if (strcmp(name, "@kderef") == 0 || strcmp(name, "@uderef") == 0) {
+		require_guru(p, t);
 		return build_atop(p, t, args, N_DEREF, 2);
+	}
 	diag_error(&p->s->diag, t->loc, "E_UNSUPPORTED",
 		   "%s is not supported yet", name);
 	return placeholder(p, t->loc);

@@ -74,6 +74,14 @@ build_function(struct parser *p, struct loc at, const struct token *name,
 	n->u.function.name = name->text;
 	n->u.function.ret = (enum type)ret;
 	n->u.function.params = *params;
+	for (int i = 0; i < params->n; i++)
+		for (int j = 0; j < i; j++)
+			if (strcmp(params->v[i]->u.symbol.name,
+				   params->v[j]->u.symbol.name) == 0)
+				diag_error(&p->s->diag, params->v[i]->loc,
+					   "E_DUP_PARAM",
+					   "parameter '%s' appears twice in function '%s'",
+					   params->v[i]->u.symbol.name, name->text);
 	n->u.function.is_private = is_private;
 	add_item(p, n);
 	return n;
@@ -109,6 +117,20 @@ build_global(struct parser *p, const struct token *name, int wrap, int size,
 {
 	struct node *n = ast_new(A(p), N_GLOBAL, name->loc);
 
+	for (int i = 0; i < p->file->items.n; i++) {
+		struct node *g = p->file->items.v[i];
+		if (g->kind == N_GLOBAL &&
+		    strcmp(g->u.global.name, name->text) == 0) {
+			diag_error(&p->s->diag, name->loc, "E_DUP_GLOBAL",
+				   "global '%s' is declared twice", name->text);
+			diag_note(&p->s->diag, g->loc, "first declared here");
+			break;
+		}
+	}
+	if (init && (size || wrap))
+		diag_error(&p->s->diag, init->loc, "E_GLOBAL_INIT",
+			   "array '%s' cannot be initialised with a scalar",
+			   name->text);
 	n->u.global.name = name->text;
 	n->u.global.wrap = wrap;
 	n->u.global.size = size;
@@ -155,15 +177,51 @@ build_point(struct parser *p, struct loc at, const struct pp_component *first)
 	return n;
 }
 
-struct node *
-build_point_finish(struct parser *p, struct node *point, int flag,
-		   struct node *cond)
+struct node_list
+build_points_append(struct parser *p, struct node_list *a, struct node_list *b)
+{
+	struct node_list out = *a;
+
+	for (int i = 0; i < b->n; i++)
+		ast_list_push(A(p), &out, b->v[i]);
+	return out;
+}
+
+/* a.{b,c} : every sequence of `a` followed by every sequence of `b`. */
+struct node_list
+build_points_product(struct parser *p, struct node_list *a,
+		     struct node_list *b)
+{
+	struct node_list out = { 0 };
+
+	for (int i = 0; i < a->n; i++) {
+		for (int j = 0; j < b->n; j++) {
+			struct node *x = a->v[i], *y = b->v[j];
+			struct node *pt = ast_new(A(p), N_PROBE_POINT, x->loc);
+			for (int k = 0; k < x->u.point.ncomps; k++)
+				ast_point_push(A(p), pt, x->u.point.comps[k]);
+			for (int k = 0; k < y->u.point.ncomps; k++)
+				ast_point_push(A(p), pt, y->u.point.comps[k]);
+			ast_list_push(A(p), &out, pt);
+		}
+	}
+	if (out.n > 10000)
+		diag_error(&p->s->diag, a->v[0]->loc, "E_PROBE_EXPANSION",
+			   "probe point alternatives expand to %d points", out.n);
+	return out;
+}
+
+struct node_list
+build_points_finish(struct parser *p, struct node_list *l, int flag,
+		    struct node *cond)
 {
 	(void)p;
-	point->u.point.optional = flag == 1;
-	point->u.point.sufficient = flag == 2;
-	point->u.point.cond = cond;
-	return point;
+	for (int i = 0; i < l->n; i++) {
+		l->v[i]->u.point.optional = flag == 1;
+		l->v[i]->u.point.sufficient = flag == 2;
+		l->v[i]->u.point.cond = cond;
+	}
+	return *l;
 }
 
 struct pp_component
@@ -322,6 +380,27 @@ fe_note_sort(struct parser *p, struct node *n, int dir)
 	p->marks[p->nmarks++] = (struct sort_mark){ n, dir, n->loc };
 }
 
+void
+fe_note_aggregate(struct parser *p, const struct token *at)
+{
+	static const struct {
+		const char *name;
+		enum op op;
+	} aggrs[] = {
+		{ "@count", OP_COUNT }, { "@sum", OP_SUM }, { "@min", OP_MIN },
+		{ "@max", OP_MAX }, { "@avg", OP_AVG },
+		{ "@variance", OP_VARIANCE },
+	};
+
+	for (size_t i = 0; i < sizeof(aggrs) / sizeof(aggrs[0]); i++)
+		if (strcmp(at->text, aggrs[i].name) == 0) {
+			p->sort_aggr = aggrs[i].op;
+			return;
+		}
+	diag_error(&p->s->diag, at->loc, "E_FOREACH_SORT",
+		   "expected @count, @sum, @min, @max, @avg or @variance to sort statistics by");
+}
+
 static int
 take_mark(struct parser *p, const struct node *n)
 {
@@ -378,5 +457,12 @@ build_foreach(struct parser *p, struct fe_vars *fe, struct node *array,
 		diag_error(&p->s->diag, array->loc, "E_FOREACH_ARRAY",
 			   "foreach iterates over an array or a histogram");
 	resolve_sort(p, n);
+	if (p->sort_aggr != OP_NONE && !(n->u.foreach.sort_column == 0 &&
+					 n->u.foreach.sort_on_array))
+		diag_error(&p->s->diag, array->loc, "E_FOREACH_SORT",
+			   "%s after the array must be followed by a sort direction (+ or -)",
+			   op_spelling(p->sort_aggr));
+	n->u.foreach.sort_aggr = p->sort_aggr;
+	p->sort_aggr = OP_NONE;
 	return n;
 }

@@ -32,6 +32,7 @@ struct parser {
 	int nbraces, cap_braces;
 	struct sort_mark marks[16];
 	int nmarks;
+	enum op sort_aggr;		/* stats@count+ in the current foreach */
 	struct node **hist_ok;		/* @hist_* nodes in allowed places */
 	int nhist_ok, cap_hist_ok;
 };
@@ -69,8 +70,12 @@ int build_type_name(struct parser *p, const struct token *name);
 
 struct node *build_point(struct parser *p, struct loc at,
 			 const struct pp_component *first);
-struct node *build_point_finish(struct parser *p, struct node *point,
-				int flag, struct node *cond);
+struct node_list build_points_append(struct parser *p, struct node_list *a,
+				     struct node_list *b);
+struct node_list build_points_product(struct parser *p, struct node_list *a,
+				      struct node_list *b);
+struct node_list build_points_finish(struct parser *p, struct node_list *l,
+				     int flag, struct node *cond);
 struct pp_component build_component(struct parser *p,
 				    const struct token *name,
 				    struct node *arg);
@@ -98,6 +103,7 @@ struct fe_vars *fe_new(struct parser *p);
 void fe_add_key(struct parser *p, struct fe_vars *fe, struct node *key);
 void fe_set_value(struct parser *p, struct fe_vars *fe, struct node *value);
 void fe_note_sort(struct parser *p, struct node *n, int dir);
+void fe_note_aggregate(struct parser *p, const struct token *at);
 struct node *build_foreach(struct parser *p, struct fe_vars *fe,
 			   struct node *array, struct node *limit);
 
@@ -115,16 +121,17 @@ struct node *build_in(struct parser *p, struct node *key, bool bracketed,
 		      struct node *array, struct loc at);
 struct node *build_in_tuple(struct parser *p, struct loc at,
 			    struct node_list *keys, struct node *array);
-struct node *build_target(struct parser *p, const struct token *t,
-			  struct target_path *path, int pretty);
+struct node *build_target(struct parser *p, const struct token *t);
 struct node *build_at(struct parser *p, const struct token *t,
-		      struct node_list *args, struct target_path *path,
-		      int pretty, struct loc close);
+		      struct node_list *args);
 struct node *build_embedded_expr(struct parser *p, const struct token *t);
-void build_step_member(struct parser *p, struct target_path *path,
-		       const struct token *member);
-void build_step_index(struct parser *p, struct target_path *path,
-		      struct node *index, struct loc at);
+struct node *build_member(struct parser *p, struct node *value,
+			  const struct token *member, struct loc at);
+struct node *build_subscript(struct parser *p, struct node *value,
+			     struct node *index, struct loc at);
+struct node *build_pretty(struct parser *p, struct node *value, int pretty,
+			  struct loc at);
+struct node *build_paren(struct parser *p, struct node *expr);
 
 struct node *build_assign(struct parser *p, enum op op, struct node *lhs,
 			  struct node *rhs, struct loc at);

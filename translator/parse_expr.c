@@ -15,7 +15,7 @@ A(struct parser *p)
 }
 
 /* Parse a number as SystemTap does: decimal, 0x hex, 0 octal; 64 bits,
- * with 2^63 allowed so that -9223372036854775808 can be written. */
+ * anything that fits in 64 bits, so 18446744073709551615 is -1. */
 static bool
 parse_number_text(const char *text, uint64_t *value)
 {
@@ -33,8 +33,6 @@ parse_number_text(const char *text, uint64_t *value)
 	errno = 0;
 	*value = strtoull(digits, &end, base);
 	if (errno || *end || end == digits)
-		return false;
-	if (base == 10 && *value > (uint64_t)INT64_MAX + 1)
 		return false;
 	return true;
 }
@@ -91,6 +89,34 @@ prints_histograms(const char *name)
 	       strcmp(name, "sprint") == 0 || strcmp(name, "sprintln") == 0;
 }
 
+/* The print family's shapes, which SystemTap checks while parsing:
+ * printf/sprintf/printd/printdln take a literal first argument, print and
+ * sprint at least one value, printd/printdln a delimiter and two values. */
+static void
+check_print_args(struct parser *p, const struct token *name,
+		 struct node_list *args)
+{
+	const char *f = name->text;
+	bool fmt = strcmp(f, "printf") == 0 || strcmp(f, "sprintf") == 0;
+	bool delim = strcmp(f, "printd") == 0 || strcmp(f, "printdln") == 0 ||
+		     strcmp(f, "sprintd") == 0 || strcmp(f, "sprintdln") == 0;
+	bool one = strcmp(f, "print") == 0 || strcmp(f, "sprint") == 0;
+
+	if ((fmt || delim) && (args->n == 0 || args->v[0]->kind != N_STRING)) {
+		diag_error(&p->s->diag, args->n ? args->v[0]->loc : name->loc,
+			   "E_PRINT_ARGS",
+			   "%s needs a literal string as its first argument (the %s)",
+			   f, fmt ? "format" : "delimiter");
+		return;
+	}
+	if (delim && args->n < 3)
+		diag_error(&p->s->diag, name->loc, "E_PRINT_ARGS",
+			   "%s needs a delimiter and at least two values", f);
+	if (one && args->n == 0)
+		diag_error(&p->s->diag, name->loc, "E_PRINT_ARGS",
+			   "%s needs a value to print", f);
+}
+
 struct node *
 build_call(struct parser *p, const struct token *name, struct node_list *args)
 {
@@ -98,6 +124,7 @@ build_call(struct parser *p, const struct token *name, struct node_list *args)
 
 	n->u.call.name = name->text;
 	n->u.call.args = *args;
+	check_print_args(p, name, args);
 	if (prints_histograms(name->text))
 		for (int i = 0; i < args->n; i++)
 			if (args->v[i]->kind == N_HIST)
@@ -160,8 +187,7 @@ valid_dollar_dollar(const char *name)
 }
 
 struct node *
-build_target(struct parser *p, const struct token *t,
-	     struct target_path *path, int pretty)
+build_target(struct parser *p, const struct token *t)
 {
 	struct node *n = ast_new(A(p), N_TARGET, t->loc);
 
@@ -171,31 +197,92 @@ build_target(struct parser *p, const struct token *t,
 		diag_hint(&p->s->diag,
 			  "the $$ names are $$vars, $$locals, $$parms and $$return");
 	}
-	if (t->text[1] == '$' && path->nsteps)
-		diag_error(&p->s->diag, path->steps[0].loc, "E_BAD_TARGET",
-			   "'%s' has no members to dereference", t->text);
 	n->u.target.name = t->text;
-	n->u.target.path = *path;
-	n->u.target.path.pretty = pretty;
 	return n;
 }
 
-void
-build_step_member(struct parser *p, struct target_path *path,
-		  const struct token *member)
+static struct target_path *
+path_of(struct node *n)
 {
-	struct target_step st = { STEP_MEMBER, member->text, NULL, member->loc };
-
-	ast_path_push(A(p), path, st);
+	switch (n->kind) {
+	case N_TARGET: return &n->u.target.path;
+	case N_CAST: return &n->u.cast.path;
+	case N_ATVAR: return &n->u.atvar.path;
+	case N_AUTOCAST: return &n->u.autocast.path;
+	default: return NULL;
+	}
 }
 
-void
-build_step_index(struct parser *p, struct target_path *path,
-		 struct node *index, struct loc at)
+/* The path a step extends: the value's own, or a new autocast's. */
+static struct node *
+steppable(struct parser *p, struct node *value, struct target_path **path)
 {
-	struct target_step st = { STEP_INDEX, NULL, index, at };
+	struct target_path *own = path_of(value);
+
+	if (value->kind == N_TARGET && value->u.target.name[1] == '$') {
+		diag_error(&p->s->diag, value->loc, "E_BAD_TARGET",
+			   "'%s' has no members to dereference",
+			   value->u.target.name);
+	}
+	if (own && !own->pretty && !own->addr_of) {
+		*path = own;
+		return value;
+	}
+	struct node *n = ast_new(A(p), N_AUTOCAST, value->loc);
+	n->u.autocast.operand = value;
+	*path = &n->u.autocast.path;
+	return n;
+}
+
+struct node *
+build_member(struct parser *p, struct node *value, const struct token *member,
+	     struct loc at)
+{
+	struct target_path *path;
+	struct node *n = steppable(p, value, &path);
+	struct target_step st = { STEP_MEMBER, member->text, NULL, at };
 
 	ast_path_push(A(p), path, st);
+	return n;
+}
+
+struct node *
+build_subscript(struct parser *p, struct node *value, struct node *index,
+		struct loc at)
+{
+	struct target_path *path;
+
+	if (value->kind == N_HIST) {
+		struct node_list keys = { 0 };
+		ast_list_push(A(p), &keys, index);
+		return build_index(p, value, &keys);
+	}
+	struct node *n = steppable(p, value, &path);
+	struct target_step st = { STEP_INDEX, NULL, index, at };
+	ast_path_push(A(p), path, st);
+	return n;
+}
+
+struct node *
+build_pretty(struct parser *p, struct node *value, int pretty, struct loc at)
+{
+	struct target_path *path = path_of(value);
+
+	if (!path || path->pretty) {
+		diag_error(&p->s->diag, at, "E_PRETTY",
+			   "'%s' pretty-prints a target variable, @cast or @var",
+			   pretty == 2 ? "$$" : "$");
+		return value;
+	}
+	path->pretty = pretty;
+	return value;
+}
+
+struct node *
+build_paren(struct parser *p, struct node *expr)
+{
+	(void)p;
+	return expr;
 }
 
 struct node *
@@ -219,6 +306,7 @@ is_lvalue(const struct node *n)
 {
 	switch (n->kind) {
 	case N_SYMBOL: case N_TARGET: case N_CAST: case N_ATVAR:
+	case N_AUTOCAST:
 		return true;
 	case N_INDEX:
 		return n->u.index.base->kind == N_SYMBOL;
@@ -265,6 +353,11 @@ build_binary(struct parser *p, enum node_kind kind, enum op op,
 {
 	struct node *n = ast_new(A(p), kind, at);
 
+	if (kind == N_REGEX && rhs->kind != N_STRING) {
+		diag_error(&p->s->diag, rhs->loc, "E_REGEX_LITERAL",
+			   "the right side of '%s' must be a literal string (the regular expression)",
+			   op_spelling(op));
+	}
 	n->u.binary.op = op;
 	n->u.binary.lhs = lhs;
 	n->u.binary.rhs = rhs;
@@ -281,27 +374,13 @@ build_unary(struct parser *p, enum op op, struct node *operand, struct loc at)
 	return n;
 }
 
-static struct target_path *
-path_of(struct node *n)
-{
-	switch (n->kind) {
-	case N_TARGET: return &n->u.target.path;
-	case N_CAST: return &n->u.cast.path;
-	case N_ATVAR: return &n->u.atvar.path;
-	default: return NULL;
-	}
-}
-
 struct node *
 build_addr_of(struct parser *p, struct node *operand, struct loc at)
 {
 	struct target_path *path = path_of(operand);
 
-	if (!path || path->addr_of || path->pretty) {
-		diag_error(&p->s->diag, at, "E_ADDR_OF",
-			   "'&' takes the address of a target variable, @cast or @var");
-		return operand;
-	}
+	if (!path || path->addr_of || path->pretty)
+		return build_unary(p, OP_ADDR, operand, at);
 	path->addr_of = true;
 	operand->loc = at;
 	return operand;

@@ -35,7 +35,14 @@ struct value {
 	enum value_kind kind;
 	long long num;
 	const char *str;
+	const char *fact;	/* "arch", "$#", ...; NULL for a literal */
 };
+
+static struct value
+mkval(enum value_kind kind, long long num, const char *str)
+{
+	return (struct value){ .kind = kind, .num = num, .str = str };
+}
 
 static const struct token *
 peek(struct cond_parser *cp)
@@ -98,24 +105,24 @@ fact_value(struct cond_parser *cp, const char *name, struct value *v)
 	const struct target_facts *f = &s->facts;
 
 	if (strcmp(name, "kernel_v") == 0)
-		*v = (struct value){ V_VERSION, 0, f->kernel_version };
+		*v = mkval(V_VERSION, 0, f->kernel_version);
 	else if (strcmp(name, "kernel_vr") == 0)
-		*v = (struct value){ V_VERSION, 0, f->kernel_release };
+		*v = mkval(V_VERSION, 0, f->kernel_release);
 	else if (strcmp(name, "systemtap_v") == 0)
-		*v = (struct value){ V_VERSION, 0,
+		*v = mkval(V_VERSION, 0,
 			s->opts.compatible ? s->opts.compatible :
-			TAPC_COMPAT_VERSION };
+			TAPC_COMPAT_VERSION);
 	else if (strcmp(name, "arch") == 0)
-		*v = (struct value){ V_STRING, 0, f->arch };
+		*v = mkval(V_STRING, 0, f->arch);
 	else if (strcmp(name, "runtime") == 0)
-		*v = (struct value){ V_STRING, 0, f->runtime };
+		*v = mkval(V_STRING, 0, f->runtime);
 	else if (strcmp(name, "systemtap_privilege") == 0)
-		*v = (struct value){ V_STRING, 0,
-			s->opts.privilege ? s->opts.privilege : "stapdev" };
+		*v = mkval(V_STRING, 0,
+			s->opts.privilege ? s->opts.privilege : "stapdev");
 	else if (strcmp(name, "guru_mode") == 0)
-		*v = (struct value){ V_NUMBER, s->opts.guru, NULL };
+		*v = mkval(V_NUMBER, s->opts.guru, NULL);
 	else if (strncmp(name, "CONFIG_", 7) == 0)
-		*v = (struct value){ V_STRING, 0, config_value(cp->env, name) };
+		*v = mkval(V_STRING, 0, config_value(cp->env, name));
 	else
 		return false;
 	if (v->kind != V_NUMBER && !v->str)
@@ -140,20 +147,22 @@ operand(struct cond_parser *cp, struct value *v)
 	}
 	switch (t->kind) {
 	case NUMBER:
-		*v = (struct value){ V_NUMBER, strtoll(t->text, NULL, 0), NULL };
+		*v = mkval(V_NUMBER, strtoll(t->text, NULL, 0), NULL);
 		if (negative)
 			v->num = -v->num;
 		break;
 	case STRING:
-		*v = (struct value){ V_STRING, 0, t->text };
+		*v = mkval(V_STRING, 0, t->text);
 		break;
 	case ARGC:
-		*v = (struct value){ V_NUMBER, cp->env->nargs, NULL };
+		*v = mkval(V_NUMBER, cp->env->nargs, NULL);
+		v->fact = "$#";
 		break;
 	case ARGCS: {
 		char *buf = arena_printf(cp->env->s->arena, "%d",
 					 cp->env->nargs);
-		*v = (struct value){ V_STRING, 0, buf };
+		*v = mkval(V_STRING, 0, buf);
+		v->fact = "@#";
 		break;
 	}
 	case IDENT:
@@ -165,6 +174,7 @@ operand(struct cond_parser *cp, struct value *v)
 			cond_error(cp, msg);
 			return false;
 		}
+		v->fact = t->text;
 		break;
 	default:
 		cond_error(cp, "expected kernel_v, kernel_vr, arch, runtime, systemtap_v, systemtap_privilege, guru_mode, CONFIG_*, $#, @# or a literal");
@@ -225,6 +235,41 @@ apply_op(int op, const struct value *a, const struct value *b, bool *err)
 	return 0;
 }
 
+/*
+ * What each fact may be compared with, as SystemTap allows: names only
+ * for equality, versions only with strings, $# with numbers, @# with
+ * strings, guru_mode with 0 or 1.
+ */
+static const char *
+comparison_problem(const struct value *a, int op, const struct value *b)
+{
+	const char *f = a->fact;
+	bool equality = op == EQ || op == NE;
+
+	if (!f)
+		return NULL;
+	if ((strcmp(f, "arch") == 0 || strcmp(f, "runtime") == 0 ||
+	     strcmp(f, "systemtap_privilege") == 0) && !equality)
+		return "only == and != can compare this name";
+	if ((strcmp(f, "arch") == 0 || strcmp(f, "runtime") == 0 ||
+	     strcmp(f, "systemtap_privilege") == 0 ||
+	     strncmp(f, "kernel_v", 8) == 0 ||
+	     strcmp(f, "systemtap_v") == 0 || strcmp(f, "@#") == 0) &&
+	    b->kind == V_NUMBER)
+		return "expected a string to compare with";
+	if (strcmp(f, "$#") == 0 && b->kind != V_NUMBER)
+		return "expected a number to compare $# with";
+	if (strcmp(f, "guru_mode") == 0) {
+		if (!equality)
+			return "only == and != can compare guru_mode";
+		if (b->kind != V_NUMBER || (b->num != 0 && b->num != 1))
+			return "guru_mode is compared with 0 or 1";
+	}
+	if (strncmp(f, "CONFIG_", 7) == 0 && !equality && b->kind != V_NUMBER)
+		return "only == and != compare a CONFIG_ option with a string";
+	return NULL;
+}
+
 static bool is_comparison(int kind)
 {
 	return kind == EQ || kind == NE || kind == '<' || kind == LE ||
@@ -263,6 +308,12 @@ parse_atom(struct cond_parser *cp)
 	cp->pos++;
 	if (!operand(cp, &b))
 		return 0;
+	const char *problem = comparison_problem(&a, op, &b);
+	if (problem) {
+		cp->pos--;
+		cond_error(cp, problem);
+		return 0;
+	}
 	bool err = false;
 	int v = apply_op(op, &a, &b, &err);
 	if (err)

@@ -204,6 +204,11 @@ skip_branch(struct pp *pp, struct loc open, bool to_end)
 			if (depth == 0 && !to_end)
 				return PP_ELSE;
 			break;
+		case PP_THEN:
+			if (depth == 0)
+				diag_error(&pp->s->diag, t.loc, "E_PP_STRAY",
+					   "a second '%%?' in one preprocessor conditional");
+			break;
 		default:
 			break;
 		}
@@ -287,6 +292,8 @@ else_or_end(struct pp *pp, const struct token *t)
 }
 
 /* ---- macros and command-line arguments ---- */
+
+static bool is_builtin_at(const char *name);
 
 static struct macro *
 find_macro_in(struct macro_table *t, const char *name)
@@ -395,6 +402,12 @@ define_macro(struct pp *pp, const struct token *at)
 		return;
 	}
 	m->name = t.text;
+	if (strcmp(m->name, "define") == 0) {
+		diag_error(&pp->s->diag, t.loc, "E_PP_DEFINE",
+			   "'@%s' is a built-in operator and cannot be redefined",
+			   m->name);
+		m->name = "";	/* still read the body, then drop it */
+	}
 	frame_next(pp->top, &t);
 	if (t.kind == '(') {
 		if (!collect_params(pp, m))

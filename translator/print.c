@@ -61,6 +61,12 @@ expr_prec(const struct node *n)
 		/* A negative literal (from a global's initialiser) reads as
 		 * unary minus. */
 		return n->u.number.text[0] == '-' ? P_UNARY : P_PRIMARY;
+	case N_TARGET:
+		return n->u.target.path.addr_of ? P_UNARY : P_PRIMARY;
+	case N_CAST:
+		return n->u.cast.path.addr_of ? P_UNARY : P_PRIMARY;
+	case N_ATVAR:
+		return n->u.atvar.path.addr_of ? P_UNARY : P_PRIMARY;
 	default: return P_PRIMARY;
 	}
 }
@@ -124,17 +130,61 @@ print_hist(FILE *out, const struct node *n)
 	fputc(')', out);
 }
 
-/* `- -x` and `- --x` must keep their space, or they lex as `--`. */
-static bool
-starts_with_minus_or_plus(const struct node *n, char c)
+/* The first character `n` prints as, so that `- -x`, `- --x` and `& &x`
+ * keep the space that stops them lexing as `--` or `&&`. */
+static char
+first_char(const struct node *n, int min)
 {
-	if (n->kind == N_UNARY)
-		return op_spelling(n->u.unary.op)[0] == c;
-	if (n->kind == N_CREMENT && n->u.crement.prefix)
-		return op_spelling(n->u.crement.op)[0] == c;
-	if (n->kind == N_NUMBER)
-		return n->u.number.text[0] == c;
-	return false;
+	if (expr_prec(n) < min)
+		return '(';
+	switch (n->kind) {
+	case N_UNARY:
+		return op_spelling(n->u.unary.op)[0];
+	case N_CREMENT:
+		return n->u.crement.prefix ? op_spelling(n->u.crement.op)[0]
+					   : first_char(n->u.crement.operand,
+							P_PRIMARY);
+	case N_NUMBER:
+		return n->u.number.text[0];
+	case N_TARGET:
+		return n->u.target.path.addr_of ? '&' : '$';
+	case N_CAST:
+	case N_ATVAR:
+		return ((n->kind == N_CAST) ? n->u.cast.path.addr_of
+					    : n->u.atvar.path.addr_of) ? '&' : '@';
+	case N_AUTOCAST:
+		return first_char(n->u.autocast.operand, P_PRIMARY);
+	default:
+		return 'x';
+	}
+}
+
+/* Would `a` followed by `b` lex as one operator (--, ++, &&, !~, !=)? */
+static bool
+would_join(char a, char b)
+{
+	return (a == b && (a == '-' || a == '+' || a == '&')) ||
+	       (a == '!' && (b == '~' || b == '='));
+}
+
+static void
+print_autocast(FILE *out, const struct node *n)
+{
+	const struct node *op = n->u.autocast.operand;
+	const struct target_path *path = &n->u.autocast.path;
+	/* `(a)[1]` must not print as `a[1]`, an array element. */
+	bool parens = expr_prec(op) < P_PRIMARY ||
+		      (op->kind == N_SYMBOL && path->nsteps &&
+		       path->steps[0].kind == STEP_INDEX);
+
+	if (path->addr_of)
+		fputc('&', out);
+	if (parens)
+		fputc('(', out);
+	print_expr(out, op, P_ASSIGN);
+	if (parens)
+		fputc(')', out);
+	print_path(out, path);
 }
 
 static void
@@ -169,8 +219,7 @@ print_operator_node(FILE *out, const struct node *n)
 	case N_UNARY: {
 		const char *op = op_spelling(n->u.unary.op);
 		fputs(op, out);
-		if ((op[0] == '-' || op[0] == '+') &&
-		    starts_with_minus_or_plus(n->u.unary.operand, op[0]))
+		if (would_join(op[0], first_char(n->u.unary.operand, P_UNARY)))
 			fputc(' ', out);
 		print_expr(out, n->u.unary.operand, P_UNARY);
 		return;
@@ -212,6 +261,9 @@ print_primary(FILE *out, const struct node *n)
 		return;
 	case N_CAST:
 		print_cast(out, n);
+		return;
+	case N_AUTOCAST:
+		print_autocast(out, n);
 		return;
 	case N_ATVAR:
 		if (n->u.atvar.path.addr_of)
@@ -334,6 +386,8 @@ print_foreach_head(FILE *out, const struct node *n)
 		fputc(']', out);
 	fputs(" in ", out);
 	print_expr(out, n->u.foreach.array, P_PRIMARY);
+	if (n->u.foreach.sort_aggr != OP_NONE)
+		fputs(op_spelling(n->u.foreach.sort_aggr), out);
 	print_sort(out, n, 0, true);
 	if (n->u.foreach.limit) {
 		fputs(" limit ", out);

@@ -87,6 +87,14 @@ struct btf *
 btf_load_path(const char *path, const struct btf_load_opts *opts,
 	      char *err, size_t errlen);
 
+/* A kernel module's BTF, which is split BTF continuing `base` (the
+ * vmlinux BTF, which must outlive it): raw (/sys/kernel/btf/MODULE), or
+ * the .BTF of a .ko, or of an xz-compressed .ko.xz.  Type ids below
+ * btf_first_id() and all lookups fall through to the base. */
+struct btf *
+btf_load_module(const char *path, const struct btf *base, char *err,
+		size_t errlen);
+
 /* A raw BTF blob in memory; the data is copied. */
 struct btf *
 btf_load_mem(const void *data, size_t size, char *err, size_t errlen);
@@ -103,6 +111,15 @@ btf_source(const struct btf *btf);
 /* One past the largest type id (ids run 1 .. count-1; 0 is void). */
 uint32_t
 btf_type_count(const struct btf *btf);
+
+/* The first id this handle defines itself: 1, or for split BTF the
+ * base's count.  Iterate from here to list only a module's own types. */
+uint32_t
+btf_first_id(const struct btf *btf);
+
+/* The base of split BTF, NULL otherwise. */
+const struct btf *
+btf_base(const struct btf *btf);
 
 enum btf_kind
 btf_kind(const struct btf *btf, uint32_t id);

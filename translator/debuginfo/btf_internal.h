@@ -3,7 +3,12 @@
  * kernel's, described in Documentation/bpf/btf.rst) and the index built at
  * load time.  Only btf_load.c writes these fields; after loading they are
  * read-only, and every record reachable from `types[]` has been
- * bounds-checked, so readers may trust `types[id]` for id < count.
+ * bounds-checked, so readers may trust btf_raw() for any id < count.
+ *
+ * Split BTF (a module's) continues its base's numbering: its own types
+ * have ids first_id .. count-1 and its string offsets start at
+ * str_start; lower ids and offsets belong to the base, and btf_raw() and
+ * btf_str() send those there.
  */
 #ifndef TAPC_DEBUGINFO_BTF_INTERNAL_H
 #define TAPC_DEBUGINFO_BTF_INTERNAL_H
@@ -66,8 +71,11 @@ struct btf {
 	size_t size;
 	const char *strs;	/* string section, NUL-terminated at its end */
 	uint32_t str_len;
-	const struct btf_type_raw **types;	/* [count]; [0] is NULL (void) */
-	uint32_t count;
+	uint32_t str_start;	/* 0, or the base's string length */
+	const struct btf_type_raw **types;	/* own types, [id - first_id] */
+	uint32_t first_id;	/* 1, or the base's count */
+	uint32_t count;		/* one past the last id, base included */
+	const struct btf *base;	/* NULL unless split */
 	uint32_t *hash;		/* name hash table of type ids, 0 = empty */
 	uint32_t hash_mask;
 	char *source;		/* for messages */
@@ -97,7 +105,9 @@ btf_raw(const struct btf *btf, uint32_t id)
 {
 	if (!btf || id == 0 || id >= btf->count)
 		return NULL;
-	return btf->types[id];
+	if (id < btf->first_id)
+		return btf_raw(btf->base, id);
+	return btf->types[id - btf->first_id];
 }
 
 /* The variable-length data that follows a record. */
@@ -110,16 +120,26 @@ btf_raw_extra(const struct btf_type_raw *t)
 static inline const char *
 btf_str(const struct btf *btf, uint32_t off)
 {
+	if (off < btf->str_start)
+		return btf_str(btf->base, off);
+	off -= btf->str_start;
 	return off < btf->str_len ? btf->strs + off : "";
 }
 
 uint32_t
 btf_name_hash(const char *name);
 
-/* Takes ownership of `data` (malloc'ed) in every case. */
+/* Takes ownership of `data` (malloc'ed) in every case.  `base` is NULL,
+ * or the BTF that split BTF data extends. */
 struct btf *
-btf_from_owned(char *data, size_t size, const char *source,
-	       char *err, size_t errlen);
+btf_from_owned(char *data, size_t size, const struct btf *base,
+	       const char *source, char *err, size_t errlen);
+
+/* Decompress the xz stream at `in` into a new malloc'ed buffer; false if
+ * it is not one. */
+bool
+btf_xz_decode(const unsigned char *in, size_t in_size, char **out,
+	      size_t *out_size);
 
 /* Extract the .BTF section of an in-memory ELF image into a new malloc'ed
  * buffer. */

@@ -131,8 +131,8 @@ btf_index_records(struct btf *btf, const struct btf_header_raw *h,
 {
 	const char *p = btf->data + h->hdr_len + h->type_off;
 	const char *end = p + h->type_len;
-	size_t cap = h->type_len / sizeof(struct btf_type_raw) + 2;
-	uint32_t n = 1;
+	size_t cap = h->type_len / sizeof(struct btf_type_raw) + 1;
+	uint32_t n = btf->first_id;
 
 	btf->types = calloc(cap, sizeof(*btf->types));
 	if (!btf->types) {
@@ -150,7 +150,7 @@ btf_index_records(struct btf *btf, const struct btf_header_raw *h,
 				      btf->source, n, btf_raw_kind(t));
 			return false;
 		}
-		btf->types[n++] = t;
+		btf->types[n++ - btf->first_id] = t;
 		p += sizeof(*t) + extra;
 	}
 	btf->count = n;
@@ -160,7 +160,7 @@ btf_index_records(struct btf *btf, const struct btf_header_raw *h,
 static bool
 btf_check_name(const struct btf *btf, uint32_t off)
 {
-	return off < btf->str_len;
+	return off < btf->str_start + btf->str_len;
 }
 
 static bool
@@ -233,8 +233,8 @@ btf_build_hash(struct btf *btf, char *err, size_t errlen)
 {
 	uint32_t id, named = 0, size = 16;
 
-	for (id = 1; id < btf->count; id++)
-		named += btf->types[id]->name_off != 0;
+	for (id = btf->first_id; id < btf->count; id++)
+		named += btf_raw(btf, id)->name_off != 0;
 	while (size < 2 * named)
 		size <<= 1;
 	btf->hash = calloc(size, sizeof(*btf->hash));
@@ -243,8 +243,8 @@ btf_build_hash(struct btf *btf, char *err, size_t errlen)
 		return false;
 	}
 	btf->hash_mask = size - 1;
-	for (id = 1; id < btf->count; id++) {
-		const struct btf_type_raw *t = btf->types[id];
+	for (id = btf->first_id; id < btf->count; id++) {
+		const struct btf_type_raw *t = btf_raw(btf, id);
 		uint32_t slot;
 
 		if (t->name_off == 0)
@@ -268,8 +268,8 @@ btf_index(struct btf *btf, char *err, size_t errlen)
 		return false;
 	btf->strs = btf->data + h->hdr_len + h->str_off;
 	btf->str_len = h->str_len;
-	for (id = 1; id < btf->count; id++) {
-		if (!btf_check_record(btf, btf->types[id])) {
+	for (id = btf->first_id; id < btf->count; id++) {
+		if (!btf_check_record(btf, btf_raw(btf, id))) {
 			btf_set_error(err, errlen, "%s: BTF type %u refers to a missing type or string",
 				      btf->source, id);
 			return false;
@@ -279,8 +279,8 @@ btf_index(struct btf *btf, char *err, size_t errlen)
 }
 
 struct btf *
-btf_from_owned(char *data, size_t size, const char *source,
-	       char *err, size_t errlen)
+btf_from_owned(char *data, size_t size, const struct btf *base,
+	       const char *source, char *err, size_t errlen)
 {
 	struct btf *btf = calloc(1, sizeof(*btf));
 
@@ -292,6 +292,9 @@ btf_from_owned(char *data, size_t size, const char *source,
 	}
 	btf->data = data;
 	btf->size = size;
+	btf->base = base;
+	btf->first_id = base ? base->count : 1;
+	btf->str_start = base ? base->str_start + base->str_len : 0;
 	if (!btf_index(btf, err, errlen)) {
 		btf_free(btf);
 		return NULL;
@@ -327,7 +330,7 @@ btf_load_mem(const void *data, size_t size, char *err, size_t errlen)
 		return NULL;
 	}
 	memcpy(copy, data, size);
-	return btf_from_owned(copy, size, "memory", err, errlen);
+	return btf_from_owned(copy, size, NULL, "memory", err, errlen);
 }
 
 /* Read a whole file; sysfs files report a size but may not honour it, so
@@ -381,7 +384,7 @@ btf_load_raw(const char *path, char *err, size_t errlen)
 
 	if (!btf_read_file(path, &data, &size, err, errlen))
 		return NULL;
-	return btf_from_owned(data, size, path, err, errlen);
+	return btf_from_owned(data, size, NULL, path, err, errlen);
 }
 
 static bool
@@ -455,7 +458,7 @@ btf_load_elf(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	free(image);
-	return btf_from_owned(section, section_size, path, err, errlen);
+	return btf_from_owned(section, section_size, NULL, path, err, errlen);
 }
 
 /* Dispatch on the first bytes: BTF magic, ELF magic, else a kernel image. */
@@ -478,4 +481,41 @@ btf_load_path(const char *path, const struct btf_load_opts *opts,
 	if (n == 4 && memcmp(head, "\177ELF", 4) == 0)
 		return btf_load_elf(path, err, errlen);
 	return btf_load_vmlinuz(path, opts, err, errlen);
+}
+
+/* Module BTF: raw, ELF, or ELF inside xz (Debian compresses modules). */
+struct btf *
+btf_load_module(const char *path, const struct btf *base, char *err,
+		size_t errlen)
+{
+	static const unsigned char xz_magic[6] = { 0xFD, '7', 'z', 'X', 'Z', 0 };
+	char *file, *image = NULL, *section = NULL;
+	size_t size, image_size, section_size;
+	char why[BTF_ERRLEN];
+
+	if (!base) {
+		btf_set_error(err, errlen, "%s: module BTF needs the vmlinux BTF as its base", path);
+		return NULL;
+	}
+	if (!btf_read_file(path, &file, &size, err, errlen))
+		return NULL;
+	if (size >= 2 && (unsigned char)file[0] == 0x9f && (unsigned char)file[1] == 0xeb)
+		return btf_from_owned(file, size, base, path, err, errlen);
+	if (size >= sizeof(xz_magic) && memcmp(file, xz_magic, sizeof(xz_magic)) == 0) {
+		if (!btf_xz_decode((unsigned char *)file, size, &image, &image_size)) {
+			btf_set_error(err, errlen, "%s: corrupt xz data", path);
+			free(file);
+			return NULL;
+		}
+		free(file);
+		file = image;
+		size = image_size;
+	}
+	if (!btf_elf_section(file, size, &section, &section_size, why, sizeof(why))) {
+		btf_set_error(err, errlen, "%s: %s", path, why);
+		free(file);
+		return NULL;
+	}
+	free(file);
+	return btf_from_owned(section, section_size, base, path, err, errlen);
 }

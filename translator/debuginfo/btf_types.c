@@ -17,6 +17,18 @@ btf_type_count(const struct btf *btf)
 	return btf ? btf->count : 0;
 }
 
+uint32_t
+btf_first_id(const struct btf *btf)
+{
+	return btf ? btf->first_id : 1;
+}
+
+const struct btf *
+btf_base(const struct btf *btf)
+{
+	return btf ? btf->base : NULL;
+}
+
 enum btf_kind
 btf_kind(const struct btf *btf, uint32_t id)
 {
@@ -59,6 +71,10 @@ btf_find(const struct btf *btf, const char *name, enum btf_kind kind)
 
 	if (!btf || !name || !*name)
 		return BTF_NONE;
+	/* Split BTF: the base's types have the lower ids, so look there
+	 * first. */
+	if (btf->base && (best = btf_find(btf->base, name, kind)) != BTF_NONE)
+		return best;
 	slot = btf_name_hash(name) & btf->hash_mask;
 	for (; (id = btf->hash[slot]) != 0; slot = (slot + 1) & btf->hash_mask) {
 		if (strcmp(btf_name(btf, id), name) != 0 ||

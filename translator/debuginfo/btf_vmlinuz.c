@@ -29,7 +29,7 @@ static const unsigned char xz_magic[6] = { 0xFD, '7', 'z', 'X', 'Z', 0x00 };
 
 /* Decompress one xz stream starting at `in`; false if it is not one (the
  * magic may occur by chance inside the setup code). */
-static bool
+bool
 btf_xz_decode(const unsigned char *in, size_t in_size, char **out,
 	      size_t *out_size)
 {
@@ -280,7 +280,7 @@ btf_load_vmlinuz(const char *path, const struct btf_load_opts *opts,
 	    (key = btf_cache_key(path, &st)) &&
 	    btf_cache_get(file, key, &blob, &blob_size)) {
 		if (asprintf(&src, "%s (cached in %s)", path, file) >= 0)
-			btf = btf_from_owned(blob, blob_size, src, err, errlen);
+			btf = btf_from_owned(blob, blob_size, NULL, src, err, errlen);
 		else
 			free(blob);
 		/* A corrupt cache entry falls through to a fresh extraction. */
@@ -289,7 +289,7 @@ btf_load_vmlinuz(const char *path, const struct btf_load_opts *opts,
 	if (!btf && btf_vmlinuz_uncached(path, &blob, &blob_size, err, errlen)) {
 		if (file && key)
 			btf_cache_put(dir, file, key, blob, blob_size);
-		btf = btf_from_owned(blob, blob_size, path, err, errlen);
+		btf = btf_from_owned(blob, blob_size, NULL, path, err, errlen);
 	}
 	free(src);
 	free(key);

@@ -257,7 +257,7 @@ ksym_load_btf(const struct btf *btf, char *err, size_t errlen)
 	size_t bytes = 0, nfuncs = 0;
 	char *p;
 
-	for (id = 1; id < n; id++) {
+	for (id = btf_first_id(btf); id < n; id++) {
 		if (btf_kind(btf, id) == BTF_KIND_FUNC) {
 			bytes += strlen(btf_name(btf, id)) + 1;
 			nfuncs++;
@@ -270,7 +270,7 @@ ksym_load_btf(const struct btf *btf, char *err, size_t errlen)
 		return NULL;
 	}
 	t->source = "btf";
-	for (id = 1, p = t->strings; id < n; id++) {
+	for (id = btf_first_id(btf), p = t->strings; id < n; id++) {
 		const char *name = btf_name(btf, id);
 
 		if (btf_kind(btf, id) != BTF_KIND_FUNC || !*name)

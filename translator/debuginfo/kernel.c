@@ -29,6 +29,11 @@ struct kernel_config_entry {
 	const char *value;
 };
 
+struct kernel_module_btf {
+	char *name;
+	struct btf *btf;
+};
+
 struct kernel_target {
 	char *release;
 	char *build_dir, *source_dir, *image, *vmlinux;
@@ -45,6 +50,8 @@ struct kernel_target {
 	char *owned_paths[5];
 
 	struct btf *btf;
+	struct kernel_module_btf *modules;	/* loaded module BTF */
+	size_t nmodules;
 	struct tracepoints *tracepoints;
 	struct ksym_table *functions;
 };
@@ -481,6 +488,11 @@ kernel_target_free(struct kernel_target *kt)
 		return;
 	tracepoints_free(kt->tracepoints);	/* borrows kt->btf */
 	ksym_free(kt->functions);
+	for (i = 0; i < (int)kt->nmodules; i++) {	/* split on kt->btf */
+		btf_free(kt->modules[i].btf);
+		free(kt->modules[i].name);
+	}
+	free(kt->modules);
 	btf_free(kt->btf);
 	free(kt->config);
 	free(kt->config_text);
@@ -608,6 +620,82 @@ kernel_btf(struct kernel_target *kt, char *err, size_t errlen)
 		     kt->release, kt->paths.sysfs_btf, kt->paths.boot_dir,
 		     kt->release, kt->release);
 	return NULL;
+}
+
+/* Module names compare with '-' and '_' equal, as modprobe does. */
+static bool
+kernel_same_module(const char *a, const char *b, size_t blen)
+{
+	size_t i;
+
+	for (i = 0; i < blen; i++, a++) {
+		char x = *a == '-' ? '_' : *a, y = b[i] == '-' ? '_' : b[i];
+
+		if (x != y || !*a)
+			return false;
+	}
+	return *a == '\0';
+}
+
+/* "kernel/fs/xfs/xfs.ko.xz: dep..." -> the path of the module called
+ * `module`, from modules.dep. */
+static char *
+kernel_module_path(const struct kernel_target *kt, const char *module)
+{
+	char *dep = kernel_path("%s/%s/modules.dep", kt->paths.modules_dir, kt->release);
+	FILE *f = dep ? fopen(dep, "r") : NULL;
+	char line[4096], *found = NULL;
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':'), *base, *ko;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		base = strrchr(line, '/');
+		base = base ? base + 1 : line;
+		if ((ko = strstr(base, ".ko")) &&
+		    kernel_same_module(module, base, ko - base))
+			found = kernel_path("%s/%s/%s", kt->paths.modules_dir,
+					    kt->release, line);
+	}
+	if (f)
+		fclose(f);
+	free(dep);
+	return found;
+}
+
+struct btf *
+kernel_module_btf(struct kernel_target *kt, const char *module, char *err,
+		  size_t errlen)
+{
+	struct btf *base = kernel_btf(kt, err, errlen), *btf;
+	struct kernel_module_btf *bigger;
+	char *path = NULL;
+	size_t i;
+
+	if (!base)
+		return NULL;
+	for (i = 0; i < kt->nmodules; i++)
+		if (kernel_same_module(module, kt->modules[i].name, strlen(kt->modules[i].name)))
+			return kt->modules[i].btf;
+	if (kt->running && base == kt->btf && strstr(btf_source(base), "/sys/"))
+		path = kernel_keep_file(kernel_path("/sys/kernel/btf/%s", module));
+	if (!path && !(path = kernel_module_path(kt, module))) {
+		kernel_error(err, errlen, "module %s: not found for kernel %s (not in %s/%s/modules.dep)",
+			     module, kt->release, kt->paths.modules_dir, kt->release);
+		return NULL;
+	}
+	btf = btf_load_module(path, base, err, errlen);
+	free(path);
+	if (!btf || !(bigger = realloc(kt->modules, (kt->nmodules + 1) * sizeof(*bigger)))) {
+		btf_free(btf);
+		return NULL;
+	}
+	kt->modules = bigger;
+	kt->modules[kt->nmodules].name = strdup(module);
+	kt->modules[kt->nmodules++].btf = btf;
+	return btf;
 }
 
 /* tracefs is mounted in one of two places, if at all; an empty events

@@ -113,6 +113,13 @@ kernel_config(const struct kernel_target *kt, const char *name);
 struct btf *
 kernel_btf(struct kernel_target *kt, char *err, size_t errlen);
 
+/* A module's BTF (split on kernel_btf()): /sys/kernel/btf/MODULE for the
+ * running kernel, else the module file modules.dep names (.ko or .ko.xz).
+ * `module` as lsmod spells it; '-' and '_' are the same. */
+struct btf *
+kernel_module_btf(struct kernel_target *kt, const char *module, char *err,
+		  size_t errlen);
+
 struct tracepoints *
 kernel_tracepoints(struct kernel_target *kt, char *err, size_t errlen);
 

@@ -129,7 +129,8 @@ tp_collect(struct tracepoints *t)
 	uint32_t id, n = btf_type_count(btf);
 	size_t plen = strlen(TP_TYPEDEF_PREFIX), cap = 0;
 
-	for (id = 1; id < n; id++) {
+	/* A module's split BTF: only its own tracepoints, not vmlinux's. */
+	for (id = btf_first_id(btf); id < n; id++) {
 		const char *name = btf_name(btf, id);
 
 		if (btf_kind(btf, id) != BTF_KIND_TYPEDEF ||
