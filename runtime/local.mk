@@ -14,7 +14,8 @@ TAP_CORE_H_FILES = \
 	runtime/core/stat.h \
 	runtime/core/map.h \
 	runtime/core/format.h \
-	runtime/core/tapstring.h
+	runtime/core/tapstring.h \
+	runtime/core/core.h
 
 TAP_CORE_C_FILES = \
 	runtime/core/platform.c \
@@ -30,4 +31,6 @@ TAP_CORE_C_FILES = \
 noinst_LIBRARIES += runtime/libtapcore.a
 runtime_libtapcore_a_SOURCES = $(TAP_CORE_C_FILES) $(TAP_CORE_H_FILES)
 
-nobase_dist_pkgdata_DATA += $(TAP_CORE_C_FILES) $(TAP_CORE_H_FILES)
+## all.c includes every core source, for the kernel build only.
+nobase_dist_pkgdata_DATA += $(TAP_CORE_C_FILES) $(TAP_CORE_H_FILES) \
+	runtime/core/all.c
