@@ -39,7 +39,7 @@
  * command line used; --version lists the passes that are supported.
  * ------------------------------------------------------------------------ */
 
-static bool pass_supported[6] = {
+static const bool pass_supported[6] = {
 	[1] = true,		/* parse */
 	[2] = false,		/* elaborate */
 	[3] = false,		/* translate */
