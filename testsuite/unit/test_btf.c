@@ -32,6 +32,7 @@ struct blob {
 	size_t ntypes;		/* words */
 	char strs[512];
 	size_t slen;
+	uint32_t str_base;	/* split BTF: the base's string length */
 };
 
 static uint32_t
@@ -43,7 +44,24 @@ blob_str(struct blob *b, const char *s)
 		return 0;
 	strcpy(b->strs + b->slen, s);
 	b->slen += strlen(s) + 1;
-	return off;
+	return b->str_base + off;
+}
+
+static size_t
+blob_finish(const struct blob *b, unsigned char *out)
+{
+	uint32_t hdr[6];
+
+	hdr[0] = 0xeB9F | 1u << 16;	/* magic, version 1, flags 0 */
+	hdr[1] = 24;			/* hdr_len */
+	hdr[2] = 0;			/* type_off */
+	hdr[3] = b->ntypes * 4;		/* type_len */
+	hdr[4] = hdr[3];		/* str_off */
+	hdr[5] = b->slen;		/* str_len */
+	memcpy(out, hdr, 24);
+	memcpy(out + 24, b->types, b->ntypes * 4);
+	memcpy(out + 24 + b->ntypes * 4, b->strs, b->slen);
+	return 24 + b->ntypes * 4 + b->slen;
 }
 
 static void
@@ -81,11 +99,12 @@ enum { T_INT = 1, T_PINT, T_S, T_PROTO, T_F, T_SELFPTR, T_SELFCONST,
        T_ARR, T_TYPEDEF, T_FNPTR, T_ANON, T_OUTER, T_CHAR, T_CSTR, T_ENUM,
        T_F2, T_LAST = T_F2 };
 
+static uint32_t sample_str_len;
+
 static size_t
 build_sample(unsigned char *out)
 {
 	struct blob b = { .slen = 1 };	/* offset 0 is the empty string */
-	uint32_t hdr[6];
 
 	blob_type(&b, "int", BTF_KIND_INT, 0, false, 4);
 	blob_word(&b, 1u << 24 | 32);			/* signed, 32 bits */
@@ -119,17 +138,26 @@ build_sample(unsigned char *out)
 	blob_word(&b, blob_str(&b, "BLUE"));
 	blob_word(&b, 7);
 	blob_type(&b, "f", BTF_KIND_FUNC, 0, false, T_PROTO);	/* a second static f */
+	sample_str_len = b.slen;
+	return blob_finish(&b, out);
+}
 
-	hdr[0] = 0xeB9F | 1u << 16;	/* magic, version 1, flags 0 */
-	hdr[1] = 24;			/* hdr_len */
-	hdr[2] = 0;			/* type_off */
-	hdr[3] = b.ntypes * 4;		/* type_len */
-	hdr[4] = hdr[3];		/* str_off */
-	hdr[5] = b.slen;		/* str_len */
-	memcpy(out, hdr, 24);
-	memcpy(out + 24, b.types, b.ntypes * 4);
-	memcpy(out + 24 + b.ntypes * 4, b.strs, b.slen);
-	return 24 + b.ntypes * 4 + b.slen;
+/* A module's split BTF on top of the sample: ids and strings continue. */
+enum { M_STRUCT = T_LAST + 1, M_PTR, M_FUNC_PROTO, M_FUNC };
+
+static size_t
+build_split(unsigned char *out)
+{
+	struct blob b = { .slen = 1, .str_base = sample_str_len };
+
+	blob_type(&b, "modstruct", BTF_KIND_STRUCT, 2, false, 16);
+	blob_member(&b, "x", T_INT, 0);			/* base type */
+	blob_member(&b, "", T_OUTER, 64);		/* anonymous */
+	blob_type(&b, "", BTF_KIND_PTR, 0, false, M_STRUCT);
+	blob_type(&b, "", BTF_KIND_FUNC_PROTO, 1, false, T_TYPEDEF);
+	blob_param(&b, "m", M_PTR);
+	blob_type(&b, "mod_fn", BTF_KIND_FUNC, 0, false, M_FUNC_PROTO);
+	return blob_finish(&b, out);
 }
 
 static struct btf *sample;
@@ -334,6 +362,43 @@ START_TEST(corrupted_blobs_do_not_crash)
 }
 END_TEST
 
+START_TEST(split_btf)
+{
+	unsigned char buf[1024], bad[1024];
+	size_t n = build_split(buf), pos;
+	char err[BTF_ERRLEN], text[256];
+	struct btf *mod;
+	struct btf_member m;
+
+	/* Without its base the blob's references dangle. */
+	ck_assert_ptr_null(btf_load_mem(buf, n, err, sizeof(err)));
+	mod = btf_load_split_mem(buf, n, sample, err, sizeof(err));
+	ck_assert_msg(mod != NULL, "%s", err);
+	ck_assert_ptr_eq(btf_base(mod), sample);
+	ck_assert_uint_eq(btf_first_id(mod), T_LAST + 1);
+	ck_assert_uint_eq(btf_type_count(mod), M_FUNC + 1);
+	ck_assert_uint_eq(btf_find(mod, "int", BTF_KIND_INT), T_INT);
+	ck_assert_uint_eq(btf_find(mod, "modstruct", BTF_KIND_STRUCT), M_STRUCT);
+	ck_assert_uint_eq(btf_find(sample, "modstruct", BTF_KIND_STRUCT), BTF_NONE);
+	ck_assert_str_eq(btf_name(mod, T_TYPEDEF), "myint");
+	ck_assert(btf_member_find(mod, M_STRUCT, "inner", &m));
+	ck_assert_uint_eq(m.bit_offset, 64 + 32);
+	btf_func_snprint(mod, M_FUNC, text, sizeof(text));
+	ck_assert_str_eq(text, "myint mod_fn(struct modstruct *m)");
+	btf_free(mod);
+	for (pos = 0; pos < n; pos++) {
+		memcpy(bad, buf, n);
+		bad[pos] ^= 0xff;
+		if ((mod = btf_load_split_mem(bad, n, sample, err, sizeof(err)))) {
+			query_everything(mod);
+			btf_free(mod);
+		}
+	}
+	ck_assert(btf_load_module("/nonexistent.ko", sample, err, sizeof(err)) == NULL);
+	ck_assert(strstr(err, "/nonexistent.ko") != NULL);
+}
+END_TEST
+
 START_TEST(not_btf_is_refused)
 {
 	char err[BTF_ERRLEN] = "";
@@ -499,6 +564,7 @@ btf_suite(void)
 	tcase_add_test(tc, sample_members);
 	tcase_add_test(tc, sample_ints_and_strings);
 	tcase_add_test(tc, sample_cycles_terminate);
+	tcase_add_test(tc, split_btf);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("robustness");

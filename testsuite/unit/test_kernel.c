@@ -342,6 +342,63 @@ START_TEST(installed_functions_from_btf)
 }
 END_TEST
 
+/* The first module modules.dep lists, as a module name ("af_key"). */
+static bool
+first_module(const char *release, char *name, size_t size)
+{
+	char *dep = NULL, line[4096], *colon, *base, *ko;
+	FILE *f;
+	bool ok = false;
+
+	if (asprintf(&dep, "/lib/modules/%s/modules.dep", release) < 0)
+		return false;
+	if ((f = fopen(dep, "r")) && fgets(line, sizeof(line), f) &&
+	    (colon = strchr(line, ':'))) {
+		*colon = '\0';
+		base = strrchr(line, '/');
+		base = base ? base + 1 : line;
+		if ((ko = strstr(base, ".ko"))) {
+			*ko = '\0';
+			snprintf(name, size, "%s", base);
+			ok = true;
+		}
+	}
+	if (f)
+		fclose(f);
+	free(dep);
+	return ok;
+}
+
+START_TEST(installed_module_btf)
+{
+	char err[BTF_ERRLEN], name[256];
+	struct btf *base, *mod;
+	uint32_t id, funcs = 0;
+
+	if (!first_module(installed_release, name, sizeof(name))) {
+		printf("test_kernel: no modules.dep for %s: skipping the module BTF test\n",
+		       installed_release);
+		return;
+	}
+	base = kernel_btf(kt, err, sizeof(err));
+	ck_assert_msg(base != NULL, "%s", err);
+	mod = kernel_module_btf(kt, name, err, sizeof(err));
+	ck_assert_msg(mod != NULL, "%s: %s", name, err);
+	ck_assert_ptr_eq(btf_base(mod), base);
+	ck_assert_uint_eq(btf_first_id(mod), btf_type_count(base));
+	ck_assert_uint_gt(btf_type_count(mod), btf_first_id(mod));
+	/* Base types are reachable through the module's handle. */
+	ck_assert_uint_eq(btf_find(mod, "task_struct", BTF_KIND_STRUCT),
+			  btf_find(base, "task_struct", BTF_KIND_STRUCT));
+	for (id = btf_first_id(mod); id < btf_type_count(mod); id++)
+		funcs += btf_kind(mod, id) == BTF_KIND_FUNC;
+	ck_assert_uint_gt(funcs, 0);
+	ck_assert_ptr_eq(kernel_module_btf(kt, name, err, sizeof(err)), mod);
+	ck_assert_ptr_null(kernel_module_btf(kt, "no_such_module_xyz", err, sizeof(err)));
+	ck_assert(strstr(err, "modules.dep") != NULL);
+}
+END_TEST
+
 static Suite *
 kernel_suite(void)
 {
@@ -370,6 +427,7 @@ kernel_suite(void)
 		tcase_add_test(tc, installed_config);
 		tcase_add_test(tc, installed_build_tree);
 		tcase_add_test(tc, installed_functions_from_btf);
+		tcase_add_test(tc, installed_module_btf);
 		tcase_set_timeout(tc, 60);
 		suite_add_tcase(s, tc);
 	} else {

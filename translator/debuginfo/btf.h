@@ -95,9 +95,14 @@ struct btf *
 btf_load_module(const char *path, const struct btf *base, char *err,
 		size_t errlen);
 
-/* A raw BTF blob in memory; the data is copied. */
+/* A raw BTF blob in memory; the data is copied.  With a base, the blob
+ * is split BTF on top of it. */
 struct btf *
 btf_load_mem(const void *data, size_t size, char *err, size_t errlen);
+
+struct btf *
+btf_load_split_mem(const void *data, size_t size, const struct btf *base,
+		   char *err, size_t errlen);
 
 void
 btf_free(struct btf *btf);

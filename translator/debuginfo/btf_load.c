@@ -321,7 +321,8 @@ btf_source(const struct btf *btf)
 }
 
 struct btf *
-btf_load_mem(const void *data, size_t size, char *err, size_t errlen)
+btf_load_split_mem(const void *data, size_t size, const struct btf *base,
+		   char *err, size_t errlen)
 {
 	char *copy = malloc(size ? size : 1);
 
@@ -330,7 +331,13 @@ btf_load_mem(const void *data, size_t size, char *err, size_t errlen)
 		return NULL;
 	}
 	memcpy(copy, data, size);
-	return btf_from_owned(copy, size, NULL, "memory", err, errlen);
+	return btf_from_owned(copy, size, base, "memory", err, errlen);
+}
+
+struct btf *
+btf_load_mem(const void *data, size_t size, char *err, size_t errlen)
+{
+	return btf_load_split_mem(data, size, NULL, err, errlen);
 }
 
 /* Read a whole file; sysfs files report a size but may not honour it, so

@@ -1,6 +1,6 @@
 /* btfdump.c -- a developer's window on what translator/debuginfo sees.
  *
- *   btfdump [-r KREL|TREE] [-f FILE] [-C CACHEDIR] COMMAND [ARG...]
+ *   btfdump [-r KREL|TREE] [-f FILE] [-m MODULE] [-C CACHEDIR] COMMAND [ARG...]
  *     kernel              release, version, arch, paths, a few CONFIG_s
  *     tracepoints [GLOB]  tracepoints matching a kernel.trace() spec, with
  *                         typed arguments ("sched:*", "sched_*", "*")
@@ -9,7 +9,8 @@
  *     functions GLOB      kprobe-able function names matching GLOB
  *
  * -f FILE reads BTF from a file (raw, ELF or vmlinuz) instead of a kernel
- * target.  Prints to stdout; exits 1 on an error.  Not installed.
+ * target; -m MODULE looks at a module's (split) BTF instead of vmlinux's.
+ * Prints to stdout; exits 1 on an error.  Not installed.
  */
 #include "translator/debuginfo/btf.h"
 #include "translator/debuginfo/kallsyms.h"
@@ -24,7 +25,7 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: btfdump [-r KREL|TREE] [-f BTF-FILE] [-C CACHEDIR] "
+	fprintf(stderr, "usage: btfdump [-r KREL|TREE] [-f BTF-FILE] [-m MODULE] [-C CACHEDIR] "
 		"kernel | tracepoints [GLOB] | func NAME... | type NAME... | functions GLOB\n");
 	exit(2);
 }
@@ -165,7 +166,7 @@ print_function(const struct ksym *sym, void *ctx)
 int
 main(int argc, char **argv)
 {
-	const char *release = NULL, *file = NULL;
+	const char *release = NULL, *file = NULL, *module = NULL;
 	struct kernel_paths paths = { 0 };
 	struct btf_load_opts opts = { 0 };
 	struct kernel_target *kt = NULL;
@@ -174,9 +175,10 @@ main(int argc, char **argv)
 	const char *cmd;
 	int c, rc = 1;
 
-	while ((c = getopt(argc, argv, "r:f:C:h")) != -1) {
+	while ((c = getopt(argc, argv, "r:f:m:C:h")) != -1) {
 		switch (c) {
 		case 'r': release = optarg; break;
+		case 'm': module = optarg; break;
 		case 'f': file = optarg; break;
 		case 'C': paths.cache_dir = opts.cache_dir = optarg; break;
 		default: usage();
@@ -191,28 +193,36 @@ main(int argc, char **argv)
 	} else {
 		if (!(kt = kernel_target_open(release, &paths, err, sizeof(err))))
 			goto fail;
+		if (module && !(btf = kernel_module_btf(kt, module, err, sizeof(err))))
+			goto fail;
 	}
 	if (strcmp(cmd, "kernel") == 0 && kt) {
 		dump_kernel(kt);
 		rc = 0;
 	} else if (strcmp(cmd, "tracepoints") == 0) {
-		struct tracepoints *tps = kt ? kernel_tracepoints(kt, err, sizeof(err))
-					      : tracepoints_load(btf, NULL, err, sizeof(err));
+		struct tp_sources src = {
+			.source_dir = kt ? kernel_source_dir(kt) : NULL,
+			.srcarch = kt ? kernel_srcarch(kt) : NULL,
+		};
+		bool own = !kt || btf;
+		struct tracepoints *tps = own ? tracepoints_load(btf, &src, err, sizeof(err))
+					      : kernel_tracepoints(kt, err, sizeof(err));
 
 		if (!tps)
 			goto fail;
 		rc = dump_tracepoints(tps, optind < argc ? argv[optind] : "*");
-		if (!kt)
+		if (own)
 			tracepoints_free(tps);
 	} else if (strcmp(cmd, "functions") == 0 && optind < argc) {
-		struct ksym_table *ks = kt ? kernel_functions(kt, err, sizeof(err))
-					   : ksym_load_btf(btf, err, sizeof(err));
+		bool own = !kt || btf;
+		struct ksym_table *ks = own ? ksym_load_btf(btf, err, sizeof(err))
+					    : kernel_functions(kt, err, sizeof(err));
 
 		if (!ks)
 			goto fail;
 		rc = ksym_foreach(ks, argv[optind], 0, print_function, ks) ? 0 : 1;
 		fprintf(stderr, "(function names from %s)\n", ksym_source(ks));
-		if (!kt)
+		if (own)
 			ksym_free(ks);
 	} else if (strcmp(cmd, "func") == 0 || strcmp(cmd, "type") == 0) {
 		if (!btf && !(btf = kernel_btf(kt, err, sizeof(err))))

@@ -677,7 +677,8 @@ kernel_module_btf(struct kernel_target *kt, const char *module, char *err,
 	if (!base)
 		return NULL;
 	for (i = 0; i < kt->nmodules; i++)
-		if (kernel_same_module(module, kt->modules[i].name, strlen(kt->modules[i].name)))
+		if (kt->modules[i].name &&
+		    kernel_same_module(module, kt->modules[i].name, strlen(kt->modules[i].name)))
 			return kt->modules[i].btf;
 	if (kt->running && base == kt->btf && strstr(btf_source(base), "/sys/"))
 		path = kernel_keep_file(kernel_path("/sys/kernel/btf/%s", module));
