@@ -7,8 +7,8 @@
  * tap_pmap_aggregate() merges every key into the `agg` map, which foreach
  * then iterates; both need the global's write lock.  Each per-CPU map has
  * the array's max_entries (and wrap flag); the merged map has the same
- * bound, so more distinct keys across CPUs than it holds is
- * TAP_EAGGOVERFLOW, as SystemTap reports "aggregation overflow".  All
+ * bound and never wraps, so more distinct keys across CPUs than it holds
+ * is TAP_EAGGOVERFLOW, as SystemTap reports "aggregation overflow".  All
  * memory is allocated in tap_pmap_init().
  */
 #include "map.h"
@@ -17,6 +17,7 @@
 int
 tap_pmap_init(struct tap_pmap *p, const struct tap_map_spec *spec)
 {
+	struct tap_map_spec agg_spec;
 	unsigned int cpu;
 	int rc;
 
@@ -30,7 +31,11 @@ tap_pmap_init(struct tap_pmap *p, const struct tap_map_spec *spec)
 		tap_pmap_free(p);
 		return TAP_ENOMEM;
 	}
-	rc = tap_map_init(&p->agg, spec);
+	/* The merged map never wraps: evicting while merging would lose a
+	 * key the second pass looks up; overflowing is reported instead. */
+	agg_spec = *spec;
+	agg_spec.wrap = false;
+	rc = tap_map_init(&p->agg, &agg_spec);
 	for (cpu = 0; rc == TAP_OK && cpu < p->ncpus; cpu++)
 		rc = tap_map_init(&p->cpu[cpu], spec);
 	if (rc != TAP_OK)
@@ -146,7 +151,8 @@ merge_sums(struct tap_pmap *p)
 	return TAP_OK;
 }
 
-/* Second pass: the spread of each CPU's mean around the merged mean. */
+/* Second pass: the spread of each CPU's mean around the merged mean.
+ * Every per-CPU key is in the merged map once the first pass succeeded. */
 static void
 merge_spreads(struct tap_pmap *p)
 {

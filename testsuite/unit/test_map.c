@@ -782,6 +782,30 @@ START_TEST(pmap_agg_overflow)
 }
 END_TEST
 
+/* A wrapping array of statistics still reports overflow when the CPUs
+ * together hold more keys than the merged map: it must not evict while
+ * merging. */
+START_TEST(pmap_wrap_agg_overflow)
+{
+	struct tap_map_spec spec;
+	struct tap_stat_desc d;
+	struct tap_pmap p;
+	int i;
+
+	tap_set_num_cpus(2);
+	stat_spec(&spec, &d, 1, 4, true);
+	ck_assert_int_eq(tap_pmap_init(&p, &spec), TAP_OK);
+	for (i = 0; i < 12; i++) {
+		tap_set_cpu_id(i % 2);
+		ck_assert_int_eq(tap_pmap_add(&p, K(L(i)), i), TAP_OK);
+	}
+	tap_set_cpu_id(0);
+	ck_assert_int_eq(tap_pmap_aggregate(&p), TAP_EAGGOVERFLOW);
+	tap_pmap_free(&p);
+	tap_set_num_cpus(1);
+}
+END_TEST
+
 /* map_wrap2.stp: a wrapping array of statistics keeps the newest. */
 START_TEST(pmap_wrap)
 {
@@ -871,6 +895,7 @@ map_suite(void)
 	tcase_add_test(tc, pmap_cpus);
 	tcase_add_test(tc, pmap_agg_overflow);
 	tcase_add_test(tc, pmap_wrap);
+	tcase_add_test(tc, pmap_wrap_agg_overflow);
 	tcase_add_test(tc, pmap_sort_fields);
 	suite_add_tcase(s, tc);
 	return s;
