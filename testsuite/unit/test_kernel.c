@@ -359,7 +359,7 @@ first_module(const char *release, char *name, size_t size)
 		base = base ? base + 1 : line;
 		if ((ko = strstr(base, ".ko"))) {
 			*ko = '\0';
-			snprintf(name, size, "%s", base);
+			snprintf(name, size, "%.200s", base);
 			ok = true;
 		}
 	}
