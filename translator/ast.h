@@ -109,6 +109,9 @@ enum type {
 const char *type_name(enum type t);
 
 struct node;
+struct symbol;
+struct function_sym;
+struct context_var;
 
 struct node_list {
 	struct node **v;
@@ -231,10 +234,12 @@ struct node {
 		struct {
 			const char *name;
 			enum type decl_type;	/* param type annotation */
+			struct symbol *sym;	/* bound by elaboration */
 		} symbol;
 		struct {
 			const char *name;	/* "$var", "$$vars", "$$return" */
 			struct target_path path;
+			struct context_var *cv;	/* bound by elaboration */
 		} target;
 		struct {
 			struct node *operand;
@@ -287,6 +292,8 @@ struct node {
 		struct {
 			const char *name;
 			struct node_list args;
+			struct function_sym *fn;/* bound by elaboration; NULL
+						 * for the print family */
 		} call;
 		struct {
 			enum op op;

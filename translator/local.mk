@@ -24,9 +24,9 @@ translator_libtapc_a_SOURCES = \
 translator_libtapc_a_CFLAGS = $(AM_CFLAGS) -Wno-unused-function \
 	-Wno-sign-compare -Wno-missing-prototypes
 AM_YFLAGS = -d -Wall -Wno-yacc
-AM_LFLAGS = --header-file=$(builddir)/translator/lex_gen.h
+
 BUILT_SOURCES += translator/grammar.h
-DISTCLEANFILES += translator/lex_gen.h
+
 
 bin_PROGRAMS += tapc
 tapc_SOURCES = translator/main.c

@@ -18,6 +18,7 @@
 struct node;
 struct file_ast;
 struct kernel_target;
+struct program;
 
 enum target_kind { TARGET_KERNEL, TARGET_USER };
 
@@ -93,6 +94,7 @@ struct session {
 	struct file_ast *user_file;	/* the script the user gave */
 	struct file_ast **library;	/* tapset files, parsed */
 	int nlibrary;
+	struct program *program;	/* pass 2's result */
 };
 
 #define TAPC_COMPAT_VERSION "4.8"	/* the SystemTap version we emulate */

@@ -1,0 +1,109 @@
+/*
+ * sema.h -- pass 2, elaboration: the parsed script plus the tapset library
+ * in, a resolved and typed program out.
+ *
+ * Elaboration expands probe aliases and wildcards and hands every concrete
+ * probe point to the provider that claims it (providers/provider.h), binds
+ * every name to a symbol (a global, a local, a parameter, a function, a
+ * context variable), infers the type of every expression and symbol, and
+ * drops what is not used. Pass 3 reads only `struct program` and the
+ * bindings left in the tree (node->u.symbol.sym, node->u.call.fn,
+ * node->u.target.cv, node->type); it never looks anything up by name.
+ */
+#ifndef TAPC_SEMA_H
+#define TAPC_SEMA_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "translator/ast.h"
+#include "translator/session.h"
+
+struct provider;
+
+#define SEMA_MAX_KEYS 9
+
+enum sym_kind { SYM_GLOBAL, SYM_LOCAL, SYM_PARAM };
+
+/* A variable: a global (scalar or array), a local of a probe or function,
+ * or a function parameter. */
+struct symbol {
+	const char *name;
+	enum sym_kind kind;
+	enum type type;			/* of the value; TY_STATS for <<< */
+	int nkeys;			/* 0: scalar; 1..9: array */
+	enum type key_types[SEMA_MAX_KEYS];
+	long max_entries;		/* global a[N]; 0 = MAXMAPENTRIES */
+	bool wrap;			/* global a%[N] */
+	struct node *decl;		/* N_GLOBAL, the param, or first use */
+	struct node *init;		/* global's initializer, or NULL */
+	int index;			/* slot among its kind's storage */
+	bool read, written;
+	bool is_private;
+	const char *cmdline_value;	/* -G name=value */
+	const char *c_name;		/* identifier the generated C uses */
+};
+
+/* A script or tapset function that is called. */
+struct function_sym {
+	const char *name;
+	struct node *decl;		/* N_FUNCTION */
+	enum type ret;
+	struct symbol **params;
+	int nparams;
+	struct symbol **locals;		/* params first, then locals */
+	int nlocals;
+	int index;
+	const char *c_name;
+	bool from_tapset;
+};
+
+/* A context variable a provider offers ($prev, $return, $count...). */
+struct context_var {
+	const char *name;		/* without the '$' */
+	enum type type;			/* TY_LONG or TY_STRING */
+	const char *c_type;		/* the kernel's type, for -L */
+	int arg_index;			/* provider-defined (argument slot) */
+	bool writable;			/* only in guru mode */
+	bool is_pointer, is_signed;
+	int size;			/* bytes */
+};
+
+/* One probe the module registers: a concrete point with its handler. */
+struct derived_probe {
+	const struct provider *provider;
+	struct node *point;		/* concrete N_PROBE_POINT */
+	const char *name;		/* printed form: kernel.trace("sched_switch") */
+	const char *written;		/* the point as the user wrote it */
+	struct node *origin;		/* the N_PROBE it came from */
+	struct node *body;		/* N_BLOCK: alias prologues, the
+					 * probe's body, alias epilogues */
+	struct node *cond;		/* combined if (...) or NULL */
+	struct symbol **locals;
+	int nlocals;
+	struct context_var **ctxvars;	/* those the handler uses */
+	int nctxvars;
+	void *pdata;			/* the provider's own parameters */
+	int index;
+	const char *c_name;		/* handler function name */
+};
+
+struct program {
+	struct derived_probe **probes;
+	int nprobes;
+	struct symbol **globals;
+	int nglobals;
+	struct function_sym **functions;
+	int nfunctions;
+	struct node **embeds;		/* top-level %{ %} blocks in use */
+	int nembeds;
+};
+
+/* Pass 2 for the driver: load the library, elaborate s->user_file into
+ * s->program. */
+bool pass_elaborate(struct session *s);
+
+/* -p2 output. */
+void sema_print_program(FILE *out, const struct session *s);
+
+#endif
