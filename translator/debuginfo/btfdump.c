@@ -163,17 +163,85 @@ print_function(const struct ksym *sym, void *ctx)
 	return true;
 }
 
+/* What the commands look at: a kernel target, or a BTF of our own (-f),
+ * or a module's BTF within the target (-m). */
+struct dump {
+	struct kernel_target *kt;
+	struct btf *btf;
+	char err[BTF_ERRLEN];
+};
+
+static int
+cmd_tracepoints(struct dump *d, const char *glob)
+{
+	struct tp_sources src = {
+		.source_dir = d->kt ? kernel_source_dir(d->kt) : NULL,
+		.srcarch = d->kt ? kernel_srcarch(d->kt) : NULL,
+	};
+	bool own = !d->kt || d->btf;
+	struct tracepoints *tps = own ? tracepoints_load(d->btf, &src, d->err, sizeof(d->err))
+				      : kernel_tracepoints(d->kt, d->err, sizeof(d->err));
+	int rc;
+
+	if (!tps)
+		return -1;
+	rc = dump_tracepoints(tps, glob ? glob : "*");
+	if (own)
+		tracepoints_free(tps);
+	return rc;
+}
+
+static int
+cmd_functions(struct dump *d, const char *glob)
+{
+	bool own = !d->kt || d->btf;
+	struct ksym_table *ks = own ? ksym_load_btf(d->btf, d->err, sizeof(d->err))
+				    : kernel_functions(d->kt, d->err, sizeof(d->err));
+	int rc;
+
+	if (!ks)
+		return -1;
+	rc = ksym_foreach(ks, glob, 0, print_function, ks) ? 0 : 1;
+	fprintf(stderr, "(function names from %s)\n", ksym_source(ks));
+	if (own)
+		ksym_free(ks);
+	return rc;
+}
+
+/* 0 or 1 as the command's exit status, -1 for an error in d->err. */
+static int
+run_command(struct dump *d, const char *cmd, char **args, int nargs)
+{
+	if (strcmp(cmd, "kernel") == 0 && d->kt) {
+		dump_kernel(d->kt);
+		return 0;
+	}
+	if (strcmp(cmd, "tracepoints") == 0)
+		return cmd_tracepoints(d, nargs ? args[0] : NULL);
+	if (strcmp(cmd, "functions") == 0 && nargs)
+		return cmd_functions(d, args[0]);
+	if (strcmp(cmd, "func") == 0 || strcmp(cmd, "type") == 0) {
+		struct btf *btf = d->btf ? d->btf : kernel_btf(d->kt, d->err, sizeof(d->err));
+
+		if (!btf)
+			return -1;
+		return cmd[0] == 'f' ? dump_funcs(btf, args, nargs)
+				     : dump_types(btf, args, nargs);
+	}
+	usage();
+	return 2;
+}
+
 int
 main(int argc, char **argv)
 {
 	const char *release = NULL, *file = NULL, *module = NULL;
 	struct kernel_paths paths = { 0 };
 	struct btf_load_opts opts = { 0 };
-	struct kernel_target *kt = NULL;
-	struct btf *btf = NULL, *own_btf = NULL;
-	char err[BTF_ERRLEN];
+	struct dump d = { 0 };
+	struct btf *own_btf = NULL;
 	const char *cmd;
-	int c, rc = 1;
+	int c, rc = -1;
 
 	while ((c = getopt(argc, argv, "r:f:m:C:h")) != -1) {
 		switch (c) {
@@ -187,57 +255,15 @@ main(int argc, char **argv)
 	if (optind >= argc)
 		usage();
 	cmd = argv[optind++];
-	if (file) {
-		if (!(btf = own_btf = btf_load_path(file, &opts, err, sizeof(err))))
-			goto fail;
-	} else {
-		if (!(kt = kernel_target_open(release, &paths, err, sizeof(err))))
-			goto fail;
-		if (module && !(btf = kernel_module_btf(kt, module, err, sizeof(err))))
-			goto fail;
-	}
-	if (strcmp(cmd, "kernel") == 0 && kt) {
-		dump_kernel(kt);
-		rc = 0;
-	} else if (strcmp(cmd, "tracepoints") == 0) {
-		struct tp_sources src = {
-			.source_dir = kt ? kernel_source_dir(kt) : NULL,
-			.srcarch = kt ? kernel_srcarch(kt) : NULL,
-		};
-		bool own = !kt || btf;
-		struct tracepoints *tps = own ? tracepoints_load(btf, &src, err, sizeof(err))
-					      : kernel_tracepoints(kt, err, sizeof(err));
-
-		if (!tps)
-			goto fail;
-		rc = dump_tracepoints(tps, optind < argc ? argv[optind] : "*");
-		if (own)
-			tracepoints_free(tps);
-	} else if (strcmp(cmd, "functions") == 0 && optind < argc) {
-		bool own = !kt || btf;
-		struct ksym_table *ks = own ? ksym_load_btf(btf, err, sizeof(err))
-					    : kernel_functions(kt, err, sizeof(err));
-
-		if (!ks)
-			goto fail;
-		rc = ksym_foreach(ks, argv[optind], 0, print_function, ks) ? 0 : 1;
-		fprintf(stderr, "(function names from %s)\n", ksym_source(ks));
-		if (own)
-			ksym_free(ks);
-	} else if (strcmp(cmd, "func") == 0 || strcmp(cmd, "type") == 0) {
-		if (!btf && !(btf = kernel_btf(kt, err, sizeof(err))))
-			goto fail;
-		rc = cmd[0] == 'f' ? dump_funcs(btf, argv + optind, argc - optind)
-				   : dump_types(btf, argv + optind, argc - optind);
-	} else {
-		usage();
-	}
-	kernel_target_free(kt);
+	if (file)
+		d.btf = own_btf = btf_load_path(file, &opts, d.err, sizeof(d.err));
+	else if ((d.kt = kernel_target_open(release, &paths, d.err, sizeof(d.err))) && module)
+		d.btf = kernel_module_btf(d.kt, module, d.err, sizeof(d.err));
+	if ((file || module) ? d.btf != NULL : d.kt != NULL)
+		rc = run_command(&d, cmd, argv + optind, argc - optind);
+	if (rc < 0)
+		fprintf(stderr, "btfdump: %s\n", d.err);
+	kernel_target_free(d.kt);
 	btf_free(own_btf);
-	return rc;
-fail:
-	fprintf(stderr, "btfdump: %s\n", err);
-	kernel_target_free(kt);
-	btf_free(own_btf);
-	return 1;
+	return rc < 0 ? 1 : rc;
 }
