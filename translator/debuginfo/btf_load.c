@@ -270,8 +270,9 @@ btf_index(struct btf *btf, char *err, size_t errlen)
 	btf->str_len = h->str_len;
 	for (id = btf->first_id; id < btf->count; id++) {
 		if (!btf_check_record(btf, btf_raw(btf, id))) {
-			btf_set_error(err, errlen, "%s: BTF type %u refers to a missing type or string",
-				      btf->source, id);
+			btf_set_error(err, errlen, "%s: BTF type %u refers to a missing type or string%s",
+				      btf->source, id, btf->base ? ""
+				      : " (a module's BTF needs the vmlinux BTF as its base)");
 			return false;
 		}
 	}
@@ -417,16 +418,14 @@ btf_find_section(Elf *elf, Elf_Data **out)
 	return false;
 }
 
-bool
-btf_elf_section(const void *image, size_t size, char **out, size_t *out_size,
-		char *err, size_t errlen)
+/* Copy .BTF out of an opened ELF; ends the Elf in every case. */
+static bool
+btf_copy_section(Elf *elf, char **out, size_t *out_size, char *err,
+		 size_t errlen)
 {
-	Elf *elf;
 	Elf_Data *data = NULL;
 	bool ok = false;
 
-	elf_version(EV_CURRENT);
-	elf = elf_memory((char *)image, size);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		btf_set_error(err, errlen, "not an ELF image: %s", elf_errmsg(-1));
 		goto out;
@@ -449,22 +448,38 @@ out:
 	return ok;
 }
 
+bool
+btf_elf_section(const void *image, size_t size, char **out, size_t *out_size,
+		char *err, size_t errlen)
+{
+	elf_version(EV_CURRENT);
+	return btf_copy_section(elf_memory((char *)image, size), out, out_size,
+				err, errlen);
+}
+
+/* Read through libelf from the file, so that a vmlinux with debug info
+ * (hundreds of MB) is not read whole for the few MB of .BTF. */
 struct btf *
 btf_load_elf(const char *path, char *err, size_t errlen)
 {
-	char *image, *section;
-	size_t size, section_size;
+	char *section;
+	size_t section_size;
 	char why[BTF_ERRLEN];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool ok;
 
-	if (!btf_read_file(path, &image, &size, err, errlen))
-		return NULL;
-	if (!btf_elf_section(image, size, &section, &section_size,
-			     why, sizeof(why))) {
-		btf_set_error(err, errlen, "%s: %s", path, why);
-		free(image);
+	if (fd < 0) {
+		btf_set_error(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	free(image);
+	elf_version(EV_CURRENT);
+	ok = btf_copy_section(elf_begin(fd, ELF_C_READ_MMAP, NULL), &section,
+			      &section_size, why, sizeof(why));
+	close(fd);
+	if (!ok) {
+		btf_set_error(err, errlen, "%s: %s", path, why);
+		return NULL;
+	}
 	return btf_from_owned(section, section_size, NULL, path, err, errlen);
 }
 
