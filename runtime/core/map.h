@@ -24,6 +24,9 @@
  *
  * Locking is the caller's: lookups and iteration need the global's read
  * lock, anything that inserts, deletes or changes a value its write lock.
+ * A map must not be changed while a loop iterates it (the translator
+ * rejects such scripts, as stap does): the iteration holds pointers to
+ * entries, and a deleted entry is recycled.
  * Arrays of statistics, where `<<<` must not take a shared lock, are
  * struct tap_pmap (pmap.c): one map per CPU plus a merged one.
  */
@@ -184,6 +187,9 @@ int tap_pmap_add(struct tap_pmap *p, const struct tap_value *keys,
 		 int64_t v);
 const struct tap_stat_data *tap_pmap_get(struct tap_pmap *p,
 					 const struct tap_value *keys);
+const struct tap_stat_data *tap_pmap_get_into(struct tap_pmap *p,
+					      const struct tap_value *keys,
+					      struct tap_stat_data *into);
 bool tap_pmap_exists(struct tap_pmap *p, const struct tap_value *keys);
 int tap_pmap_aggregate(struct tap_pmap *p);
 bool tap_pmap_delete(struct tap_pmap *p, const struct tap_value *keys);

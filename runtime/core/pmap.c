@@ -64,39 +64,49 @@ tap_pmap_add(struct tap_pmap *p, const struct tap_value *keys, int64_t v)
 	return tap_map_add_stat(&p->cpu[tap_cpu_id()], keys, v);
 }
 
-/* @count(s[k]) and friends: NULL when no CPU has the key.  The result
- * lives in scratch owned by the pmap, valid until the next call. */
+/* @count(s[k]) and friends: one key merged from every CPU into `into`
+ * (tap_stat_data_size() bytes); NULL when no CPU has the key.  With
+ * caller scratch this needs only the global's read lock. */
 const struct tap_stat_data *
-tap_pmap_get(struct tap_pmap *p, const struct tap_value *keys)
+tap_pmap_get_into(struct tap_pmap *p, const struct tap_value *keys,
+		  struct tap_stat_data *into)
 {
 	const struct tap_stat_desc *d = &p->agg.stat_desc;
 	unsigned int cpu;
 	bool any = false;
 
-	tap_stat_data_clear(d, p->one);
+	tap_stat_data_clear(d, into);
 	for (cpu = 0; cpu < p->ncpus; cpu++) {
 		struct tap_map *m = &p->cpu[cpu];
 		struct tap_map_entry *e = tap_map_find(m, keys);
 
 		if (e) {
-			__tap_stat_merge_sums(d, p->one,
+			__tap_stat_merge_sums(d, into,
 					      tap_map_value_stat(m, e));
 			any = true;
 		}
 	}
 	if (!any)
 		return NULL;
-	__tap_stat_merge_mean(d, p->one);
+	__tap_stat_merge_mean(d, into);
 	for (cpu = 0; cpu < p->ncpus; cpu++) {
 		struct tap_map *m = &p->cpu[cpu];
 		struct tap_map_entry *e = tap_map_find(m, keys);
 
 		if (e)
-			__tap_stat_merge_spread(p->one,
+			__tap_stat_merge_spread(into,
 						tap_map_value_stat(m, e));
 	}
-	__tap_stat_merge_end(d, p->one);
-	return p->one;
+	__tap_stat_merge_end(d, into);
+	return into;
+}
+
+/* The same into scratch owned by the pmap, valid until the next call;
+ * callers share it, so this one needs the write lock. */
+const struct tap_stat_data *
+tap_pmap_get(struct tap_pmap *p, const struct tap_value *keys)
+{
+	return tap_pmap_get_into(p, keys, p->one);
 }
 
 bool

@@ -16,6 +16,8 @@ tap_stat_desc_init(struct tap_stat_desc *d, enum tap_hist_type hist,
 		   int64_t start, int64_t stop, int64_t interval,
 		   bool variance, int shift)
 {
+	uint64_t span;
+
 	tap_memset(d, 0, sizeof(*d));
 	d->hist = hist;
 	d->variance = variance;
@@ -33,14 +35,15 @@ tap_stat_desc_init(struct tap_stat_desc *d, enum tap_hist_type hist,
 	}
 	if (interval <= 0 || stop < start)
 		return TAP_EINVAL;
-	/* Buckets between start and stop, plus underflow and overflow. */
-	if ((uint64_t)(stop - start) / (uint64_t)interval >
-	    TAP_HIST_MAX_BUCKETS - 3)
+	/* Buckets between start and stop, plus underflow and overflow.
+	 * The span is computed unsigned: it may not fit in an int64. */
+	span = ((uint64_t)stop - (uint64_t)start) / (uint64_t)interval;
+	if (span > TAP_HIST_MAX_BUCKETS - 3)
 		return TAP_EINVAL;
 	d->start = start;
 	d->stop = stop;
 	d->interval = interval;
-	d->buckets = (int)((stop - start) / interval) + 3;
+	d->buckets = (int)span + 3;
 	return TAP_OK;
 }
 

@@ -1111,6 +1111,16 @@ START_TEST(bad_shapes)
 	ck_assert_int_eq(d.buckets, 128);
 	ck_assert_int_eq(tap_stat_desc_init(&d, TAP_HIST_LINEAR, 0, 126, 1,
 					    false, 0), TAP_EINVAL);
+	/* The whole int64 range: the span does not fit in an int64. */
+	ck_assert_int_eq(tap_stat_desc_init(&d, TAP_HIST_LINEAR, INT64_MIN,
+					    INT64_MAX, INT64_MAX / 10, false,
+					    0), TAP_OK);
+	ck_assert_int_eq(d.buckets, 23);
+	ck_assert_int_eq(tap_hist_linear_bucket(&d, INT64_MIN), 1);
+	ck_assert_int_eq(tap_hist_linear_bucket(&d, INT64_MAX), 21);
+	ck_assert_int_eq(tap_stat_desc_init(&d, TAP_HIST_LINEAR, INT64_MIN,
+					    INT64_MAX, 1, false, 0),
+			 TAP_EINVAL);
 }
 END_TEST
 

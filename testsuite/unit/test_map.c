@@ -735,6 +735,18 @@ START_TEST(pmap_cpus)
 	ck_assert(x >= 13560 && x <= 13575);
 	ck_assert_int_eq(tap_hist_bucket_count(&d, sd, 64 + 9, &b), TAP_OK);
 	ck_assert_int_eq(b, 134 - 86);	/* 256..399 step 3 */
+	/* The same merge into caller scratch, as concurrent readers use. */
+	{
+		struct tap_stat_data *mine =
+			calloc(1, tap_stat_data_size(&d));
+
+		ck_assert_ptr_eq(tap_pmap_get_into(&p, K(L(0), L(7)), mine),
+				 mine);
+		ck_assert(memcmp(mine, sd, tap_stat_data_size(&d)) == 0);
+		ck_assert_ptr_null(tap_pmap_get_into(&p, K(L(9), L(7)),
+						     mine));
+		free(mine);
+	}
 
 	ck_assert_int_eq(tap_pmap_aggregate(&p), TAP_OK);
 	ck_assert_uint_eq(tap_map_size(&p.agg), 3);
