@@ -366,7 +366,7 @@ tp_next_token(struct tp_lexer *lx)
 			char quote = *lx->p++;
 
 			while (lx->p < lx->end && *lx->p != quote)
-				lx->p += (*lx->p == '\\') ? 2 : 1;
+				lx->p += (*lx->p == '\\' && lx->p + 1 < lx->end) ? 2 : 1;
 			lx->p = lx->p < lx->end ? lx->p + 1 : lx->end;
 			continue;
 		}
