@@ -34,3 +34,5 @@ runtime_libtapcore_a_SOURCES = $(TAP_CORE_C_FILES) $(TAP_CORE_H_FILES)
 ## all.c includes every core source, for the kernel build only.
 nobase_dist_pkgdata_DATA += $(TAP_CORE_C_FILES) $(TAP_CORE_H_FILES) \
 	runtime/core/all.c
+
+EXTRA_DIST += runtime/core/README.md
