@@ -90,6 +90,7 @@ START_TEST(sched_switch_args)
 	ck_assert_str_eq(a[1].type_text, "struct task_struct *");
 	ck_assert(a[1].is_pointer);
 	ck_assert(!a[1].is_string);
+	ck_assert(!a[1].is_aggregate);
 	ck_assert_int_eq(a[1].size, 8);
 	ck_assert_str_eq(a[2].name, "next");
 	ck_assert_str_eq(a[2].type_text, "struct task_struct *");

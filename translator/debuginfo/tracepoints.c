@@ -235,6 +235,7 @@ tp_fill_arg(struct tracepoints *t, struct tp_arg *a, uint32_t type,
 	a->size = btf_sizeof(btf, type);
 	a->is_pointer = btf_is_pointer(btf, type);
 	a->is_string = btf_is_string(btf, type);
+	a->is_aggregate = btf_member_count(btf, type) >= 0;
 	if (btf_int_info(btf, type, &ii)) {
 		a->is_signed = ii.is_signed;
 		a->is_bool = ii.is_bool;

@@ -34,6 +34,7 @@ struct tp_arg {
 	bool is_pointer;
 	bool is_string;		/* char pointer or array */
 	bool is_bool;
+	bool is_aggregate;	/* a struct or union passed by value */
 };
 
 struct tracepoint {
