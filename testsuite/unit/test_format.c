@@ -687,6 +687,99 @@ START_TEST(print_family)
 }
 END_TEST
 
+/* Random integer directives against the C library where SystemTap's
+ * rules and C's agree: no '#', no '0' together with a precision, and no
+ * zero printed with precision 0 (stap prints "0", C prints nothing). */
+START_TEST(integers_against_libc)
+{
+	static const char convs[] = "diuxXo";
+	static const int64_t specials[] = { 0, 1, -1, INT64_MIN, INT64_MAX,
+					    255, -256, 1000000007 };
+	uint64_t rng = 42;
+	int n;
+
+	for (n = 0; n < 20000; n++) {
+		char fmt[32], cfmt[40], want[512], *p = fmt;
+		int flags, width, prec;
+		char conv;
+		int64_t v;
+
+		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		flags = (rng >> 20) & 15;
+		width = (rng >> 24) % 3 ? (int)((rng >> 28) % 30) : -1;
+		prec = (rng >> 34) % 3 ? -1 : (int)((rng >> 38) % 25);
+		conv = convs[(rng >> 44) % 6];
+		v = (rng >> 50) % 4 ? specials[(rng >> 53) % 8] :
+				      (int64_t)(rng * 0x9e3779b97f4a7c15ULL);
+		if ((flags & 8) && prec >= 0)
+			flags &= ~8;
+		if (prec == 0 && v == 0)
+			prec = 1;
+		*p++ = '%';
+		if (flags & 1)
+			*p++ = '-';
+		if (flags & 2)
+			*p++ = '+';
+		if (flags & 4)
+			*p++ = ' ';
+		if (flags & 8)
+			*p++ = '0';
+		if (width >= 0)
+			p += sprintf(p, "%d", width);
+		if (prec >= 0)
+			p += sprintf(p, ".%d", prec);
+		*p = '\0';
+		snprintf(cfmt, sizeof(cfmt), "%sll%c", fmt, conv);
+		p[0] = conv;
+		p[1] = '\0';
+		snprintf(want, sizeof(want), cfmt, (long long)v);
+		tap_buf_init(&out, text, sizeof(text));
+		ck_assert_int_eq(render(fmt, &L(v), 1), TAP_OK);
+		if (strcmp(text, want) != 0)
+			ck_abort_msg("%s of %lld: got '%s', C gives '%s'", fmt,
+				     (long long)v, text, want);
+	}
+}
+END_TEST
+
+/* Strings likewise: flags '-', width and precision behave as in C. */
+START_TEST(strings_against_libc)
+{
+	static const char *const strs[] = { "", "a", "hello", "tracing is fun",
+					    "0123456789012345678901234567890" };
+	uint64_t rng = 7;
+	int n;
+
+	for (n = 0; n < 5000; n++) {
+		char fmt[32], want[256], *p = fmt;
+		const char *str;
+		int width, prec;
+
+		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		/* Width 1..39: a width of "0" would read as the '0' flag,
+		 * which with %s appends a NUL in stap. */
+		width = (rng >> 24) % 3 ? (int)((rng >> 28) % 39) + 1 : -1;
+		prec = (rng >> 34) % 2 ? -1 : (int)((rng >> 38) % 40);
+		str = strs[(rng >> 44) % 5];
+		*p++ = '%';
+		if ((rng >> 20) & 1)
+			*p++ = '-';
+		if (width >= 0)
+			p += sprintf(p, "%d", width);
+		if (prec >= 0)
+			p += sprintf(p, ".%d", prec);
+		strcpy(p, "s|%c");
+		snprintf(want, sizeof(want), fmt, str, 'x');
+		tap_buf_init(&out, text, sizeof(text));
+		ck_assert_int_eq(render(fmt, (struct tap_value[]){ S(str),
+			L('x') }, 2), TAP_OK);
+		if (strcmp(text, want) != 0)
+			ck_abort_msg("%s of '%s': got '%s', C gives '%s'", fmt,
+				     str, text, want);
+	}
+}
+END_TEST
+
 static Suite *
 format_suite(void)
 {
@@ -709,6 +802,8 @@ format_suite(void)
 	tcase_add_test(tc, missing_args);
 	tcase_add_test(tc, truncation);
 	tcase_add_test(tc, print_family);
+	tcase_add_test(tc, integers_against_libc);
+	tcase_add_test(tc, strings_against_libc);
 	suite_add_tcase(s, tc);
 	return s;
 }

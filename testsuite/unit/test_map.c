@@ -639,6 +639,126 @@ START_TEST(nested_iteration)
 }
 END_TEST
 
+/* Random operations against a naive model: an array of live keys in
+ * insertion order.  Catches hash-chain, free-list and eviction mistakes
+ * that hand-written cases miss. */
+struct model {
+	int64_t key[64], val[64];
+	int n;
+};
+
+static int
+model_find(const struct model *md, int64_t key)
+{
+	int i;
+
+	for (i = 0; i < md->n; i++)
+		if (md->key[i] == key)
+			return i;
+	return -1;
+}
+
+static void
+model_remove(struct model *md, int i)
+{
+	memmove(&md->key[i], &md->key[i + 1], (md->n - i - 1) * 8);
+	memmove(&md->val[i], &md->val[i + 1], (md->n - i - 1) * 8);
+	md->n--;
+}
+
+/* a[key] = val in the model; returns what the map should return. */
+static int
+model_set(struct model *md, int64_t key, int64_t val, int max, bool wrap)
+{
+	int i = model_find(md, key);
+
+	if (i >= 0) {
+		md->val[i] = val;
+		return TAP_OK;
+	}
+	if (md->n == max) {
+		if (!wrap)
+			return TAP_EMAPFULL;
+		model_remove(md, 0);
+	}
+	md->key[md->n] = key;
+	md->val[md->n++] = val;
+	return TAP_OK;
+}
+
+static void
+model_check_order(struct tap_map *m, const struct model *md)
+{
+	struct tap_map_entry *storage[64];
+	struct tap_map_order o = { .limit = -1 };
+	struct tap_map_iter it;
+	int i;
+
+	tap_map_iter_start(m, &o, &it, storage);
+	ck_assert_uint_eq(it.n, md->n);
+	for (i = 0; i < md->n; i++) {
+		ck_assert_int_eq(tap_map_key_long(m, it.v[i], 0), md->key[i]);
+		ck_assert_int_eq(*tap_map_value_long(m, it.v[i]), md->val[i]);
+	}
+}
+
+static void
+random_ops(int max, bool wrap)
+{
+	struct model md = { .n = 0 };
+	struct tap_map m;
+	uint64_t rng = 12345 + max + wrap;
+	int step;
+
+	map_ll(&m, max, wrap);
+	for (step = 0; step < 20000; step++) {
+		int64_t key, v;
+		int op, i;
+
+		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		op = (rng >> 33) % 100;
+		/* Few keys, some of them colliding in the low hash bits. */
+		key = (int64_t)((rng >> 40) % 40) * 1024 - 7000;
+		i = model_find(&md, key);
+		if (op < 40) {
+			ck_assert_int_eq(tap_map_set_long(&m, K(L(key)), step),
+					 model_set(&md, key, step, max, wrap));
+		} else if (op < 60) {
+			int want = model_set(&md, key,
+					     i >= 0 ? md.val[i] + 3 : 3,
+					     max, wrap);
+
+			ck_assert_int_eq(tap_map_add_long(&m, K(L(key)), 3,
+							  &v), want);
+		} else if (op < 75) {
+			ck_assert(tap_map_delete(&m, K(L(key))) == (i >= 0));
+			if (i >= 0)
+				model_remove(&md, i);
+		} else if (op < 99) {
+			ck_assert_int_eq(tap_map_get_long(&m, K(L(key))),
+					 i >= 0 ? md.val[i] : 0);
+			ck_assert(tap_map_exists(&m, K(L(key))) == (i >= 0));
+		} else {
+			tap_map_clear(&m);
+			md.n = 0;
+		}
+		ck_assert_uint_eq(tap_map_size(&m), md.n);
+		if (step % 97 == 0)
+			model_check_order(&m, &md);
+	}
+	model_check_order(&m, &md);
+	tap_map_free(&m);
+}
+
+START_TEST(random_against_model)
+{
+	random_ops(16, false);
+	random_ops(16, true);
+	random_ops(1, true);
+	random_ops(64, false);
+}
+END_TEST
+
 /* Statistics-valued arrays, per CPU. */
 static void
 stat_spec(struct tap_map_spec *spec, struct tap_stat_desc *d,
@@ -903,6 +1023,7 @@ map_suite(void)
 	tcase_add_test(tc, sort_string_values);
 	tcase_add_test(tc, many_entries);
 	tcase_add_test(tc, nested_iteration);
+	tcase_add_test(tc, random_against_model);
 	tcase_add_test(tc, pmap_print_stats);
 	tcase_add_test(tc, pmap_cpus);
 	tcase_add_test(tc, pmap_agg_overflow);
