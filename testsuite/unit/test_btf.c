@@ -97,7 +97,7 @@ blob_param(struct blob *b, const char *name, uint32_t type)
 /* Type ids as built below. */
 enum { T_INT = 1, T_PINT, T_S, T_PROTO, T_F, T_SELFPTR, T_SELFCONST,
        T_ARR, T_TYPEDEF, T_FNPTR, T_ANON, T_OUTER, T_CHAR, T_CSTR, T_ENUM,
-       T_F2, T_LAST = T_F2 };
+       T_F2, T_FWD, T_LAST = T_FWD };
 
 static uint32_t sample_str_len;
 
@@ -138,12 +138,13 @@ build_sample(unsigned char *out)
 	blob_word(&b, blob_str(&b, "BLUE"));
 	blob_word(&b, 7);
 	blob_type(&b, "f", BTF_KIND_FUNC, 0, false, T_PROTO);	/* a second static f */
+	blob_type(&b, "fwdonly", BTF_KIND_FWD, 0, false, 0);	/* struct fwdonly; */
 	sample_str_len = b.slen;
 	return blob_finish(&b, out);
 }
 
 /* A module's split BTF on top of the sample: ids and strings continue. */
-enum { M_STRUCT = T_LAST + 1, M_PTR, M_FUNC_PROTO, M_FUNC };
+enum { M_STRUCT = T_LAST + 1, M_PTR, M_FUNC_PROTO, M_FUNC, M_DEF };
 
 static size_t
 build_split(unsigned char *out)
@@ -157,6 +158,7 @@ build_split(unsigned char *out)
 	blob_type(&b, "", BTF_KIND_FUNC_PROTO, 1, false, T_TYPEDEF);
 	blob_param(&b, "m", M_PTR);
 	blob_type(&b, "mod_fn", BTF_KIND_FUNC, 0, false, M_FUNC_PROTO);
+	blob_type(&b, "fwdonly", BTF_KIND_STRUCT, 0, false, 0);	/* defined here */
 	return blob_finish(&b, out);
 }
 
@@ -376,7 +378,11 @@ START_TEST(split_btf)
 	ck_assert_msg(mod != NULL, "%s", err);
 	ck_assert_ptr_eq(btf_base(mod), sample);
 	ck_assert_uint_eq(btf_first_id(mod), T_LAST + 1);
-	ck_assert_uint_eq(btf_type_count(mod), M_FUNC + 1);
+	ck_assert_uint_eq(btf_type_count(mod), M_DEF + 1);
+	/* The base only declares it; the module defines it. */
+	ck_assert_uint_eq(btf_find(sample, "fwdonly", BTF_KIND_ANY), T_FWD);
+	ck_assert_uint_eq(btf_find(mod, "fwdonly", BTF_KIND_ANY), M_DEF);
+	ck_assert_uint_eq(btf_find(mod, "fwdonly", BTF_KIND_FWD), T_FWD);
 	ck_assert_uint_eq(btf_find(mod, "int", BTF_KIND_INT), T_INT);
 	ck_assert_uint_eq(btf_find(mod, "modstruct", BTF_KIND_STRUCT), M_STRUCT);
 	ck_assert_uint_eq(btf_find(sample, "modstruct", BTF_KIND_STRUCT), BTF_NONE);

@@ -136,9 +136,9 @@ btf_kind_name(enum btf_kind kind);
 const char *
 btf_name(const struct btf *btf, uint32_t id);
 
-/* The first type with this name and kind (BTF_KIND_ANY: any kind), or
- * BTF_NONE.  For STRUCT and UNION a complete definition is preferred to a
- * forward declaration. */
+/* The first type (lowest id) with this name and kind, or BTF_NONE.  With
+ * BTF_KIND_ANY, any kind, but a definition is preferred to a forward
+ * declaration (FWD). */
 uint32_t
 btf_find(const struct btf *btf, const char *name, enum btf_kind kind);
 

@@ -64,6 +64,22 @@ btf_kind_matches(const struct btf *btf, uint32_t id, enum btf_kind kind)
 	return kind == BTF_KIND_ANY || btf_kind(btf, id) == kind;
 }
 
+/* Lowest id wins, so the answer does not depend on hashing; with
+ * BTF_KIND_ANY a definition wins over a forward declaration. */
+static uint32_t
+btf_better(const struct btf *btf, uint32_t best, uint32_t id)
+{
+	bool best_fwd, id_fwd;
+
+	if (best == BTF_NONE)
+		return id;
+	best_fwd = btf_kind(btf, best) == BTF_KIND_FWD;
+	id_fwd = btf_kind(btf, id) == BTF_KIND_FWD;
+	if (best_fwd != id_fwd)
+		return best_fwd ? id : best;
+	return id < best ? id : best;
+}
+
 uint32_t
 btf_find(const struct btf *btf, const char *name, enum btf_kind kind)
 {
@@ -73,16 +89,14 @@ btf_find(const struct btf *btf, const char *name, enum btf_kind kind)
 		return BTF_NONE;
 	/* Split BTF: the base's types have the lower ids, so look there
 	 * first. */
-	if (btf->base && (best = btf_find(btf->base, name, kind)) != BTF_NONE)
+	if (btf->base && (best = btf_find(btf->base, name, kind)) != BTF_NONE &&
+	    btf_kind(btf, best) != BTF_KIND_FWD)
 		return best;
 	slot = btf_name_hash(name) & btf->hash_mask;
 	for (; (id = btf->hash[slot]) != 0; slot = (slot + 1) & btf->hash_mask) {
-		if (strcmp(btf_name(btf, id), name) != 0 ||
-		    !btf_kind_matches(btf, id, kind))
-			continue;
-		/* Lowest id wins, so the answer does not depend on hashing. */
-		if (best == BTF_NONE || id < best)
-			best = id;
+		if (strcmp(btf_name(btf, id), name) == 0 &&
+		    btf_kind_matches(btf, id, kind))
+			best = btf_better(btf, best, id);
 	}
 	return best;
 }
