@@ -240,13 +240,14 @@ keys_eq(const struct tap_map *m, const struct tap_map_entry *e,
 	return true;
 }
 
-/* Copy at most n - 1 bytes of src and terminate; never overflows. */
+/* Copy at most n - 1 bytes of src and terminate; never overflows.  src
+ * may be dst itself (a[k] = a[k]). */
 static void
 copy_bounded(char *dst, const char *src, size_t n)
 {
 	size_t len = src ? tap_strnlen(src, n - 1) : 0;
 
-	tap_memcpy(dst, src ? src : "", len);
+	tap_memmove(dst, src ? src : "", len);
 	dst[len] = '\0';
 }
 

@@ -98,7 +98,9 @@ struct tap_map_entry *tap_map_find(struct tap_map *m,
 int tap_map_find_or_insert(struct tap_map *m, const struct tap_value *keys,
 			   struct tap_map_entry **out);
 
-/* Typed operations; the value type must match the map's. */
+/* Typed operations; the value type must match the map's.  Strings read
+ * from a map point into it: copy them before an insert that may evict
+ * (wrap) or a delete recycles their entry. */
 int64_t tap_map_get_long(struct tap_map *m, const struct tap_value *keys);
 const char *tap_map_get_str(struct tap_map *m, const struct tap_value *keys);
 int tap_map_set_long(struct tap_map *m, const struct tap_value *keys,

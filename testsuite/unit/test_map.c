@@ -238,6 +238,10 @@ START_TEST(basic_string)
 	ck_assert_str_eq(tap_map_get_str(&m, K(S(NULL))), "empty");
 	ck_assert(!tap_map_exists(&m, K(S("bas"))));
 	ck_assert(!tap_map_exists(&m, K(S("bashx"))));
+	/* a[k] = a[k]: the source is the destination. */
+	ck_assert_int_eq(tap_map_set_str(&m, K(S("bash")),
+				 tap_map_get_str(&m, K(S("bash")))), TAP_OK);
+	ck_assert_str_eq(tap_map_get_str(&m, K(S("bash"))), "shell");
 	ck_assert_int_eq(tap_map_set_str(&m, K(S("bash")), NULL), TAP_OK);
 	ck_assert_str_eq(tap_map_get_str(&m, K(S("bash"))), "");
 	tap_map_free(&m);
