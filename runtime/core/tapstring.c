@@ -160,12 +160,13 @@ tap_str_substr(char *dst, const char *s, int64_t start, int64_t length)
 {
 	size_t len = tap_strlen(s), n;
 
-	dst[0] = '\0';
-	if (start < 0 || (uint64_t)start >= len || length <= 0)
+	if (start < 0 || (uint64_t)start >= len || length <= 0) {
+		dst[0] = '\0';
 		return;
+	}
 	n = tap_strnlen(s + start, length < TAP_STR_MAX ?
 				   (size_t)length : TAP_STR_MAX);
-	tap_memcpy(dst, s + start, n);
+	tap_memmove(dst, s + start, n);
 	dst[n] = '\0';
 }
 

@@ -40,7 +40,8 @@ int tap_str_at(const char *s, int64_t pos, int64_t *out);
 int64_t tap_str_isdigit(const char *s);
 int64_t tap_str_strtol(const char *s, int64_t base);
 
-/* Producing a new string into dst (dst must not alias the inputs). */
+/* Producing a new string into dst.  substr, toupper and tolower may work
+ * in place (dst == s); the others need a dst distinct from their inputs. */
 void tap_str_substr(char *dst, const char *s, int64_t start,
 		    int64_t length);
 void tap_str_replace(char *dst, const char *s, const char *search,

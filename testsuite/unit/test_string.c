@@ -157,6 +157,12 @@ START_TEST(substrings)
 		tap_str_substr(dst, "Hello World!", c[i].start, c[i].len);
 		ck_assert_str_eq(dst, c[i].want);
 	}
+	/* s = substr(s, 6, 5), in place. */
+	tap_str_copy(dst, "Hello World!");
+	tap_str_substr(dst, dst, 6, 5);
+	ck_assert_str_eq(dst, "World");
+	tap_str_toupper(dst, dst);
+	ck_assert_str_eq(dst, "WORLD");
 }
 END_TEST
 
