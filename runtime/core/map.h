@@ -74,7 +74,8 @@ struct tap_map {
 	struct tap_map_entry *oldest;
 	struct tap_map_entry *newest;
 	struct tap_map_entry *free;
-};
+} __attribute__((aligned(TAP_CACHELINE)));	/* per-CPU maps sit side by
+						   side: no shared lines */
 
 /* Life cycle (init time only). */
 int tap_map_init(struct tap_map *m, const struct tap_map_spec *spec);
@@ -178,6 +179,7 @@ tap_map_iter_next(struct tap_map_iter *it)
 /* Arrays of statistics: per-CPU maps merged on read (pmap.c). */
 struct tap_pmap {
 	unsigned int ncpus;
+	void *cpu_mem;			/* what tap_alloc() returned */
 	struct tap_map *cpu;		/* ncpus maps, written by `<<<` */
 	struct tap_map agg;		/* merged by tap_pmap_aggregate() */
 	struct tap_stat_data *one;	/* scratch for tap_pmap_get() */

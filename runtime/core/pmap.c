@@ -25,12 +25,15 @@ tap_pmap_init(struct tap_pmap *p, const struct tap_map_spec *spec)
 	if (spec->value != TAP_T_STAT || !spec->stat)
 		return TAP_EINVAL;
 	p->ncpus = tap_num_cpus();
-	p->cpu = tap_alloc(p->ncpus * sizeof(*p->cpu));
+	/* Cache-line aligned, so that no two CPUs' maps share a line. */
+	p->cpu_mem = tap_alloc(p->ncpus * sizeof(*p->cpu) + TAP_CACHELINE);
 	p->one = tap_alloc(tap_stat_data_size(spec->stat));
-	if (!p->cpu || !p->one) {
+	if (!p->cpu_mem || !p->one) {
 		tap_pmap_free(p);
 		return TAP_ENOMEM;
 	}
+	p->cpu = (struct tap_map *)TAP_ALIGN_UP((uintptr_t)p->cpu_mem,
+						TAP_CACHELINE);
 	/* The merged map never wraps: evicting while merging would lose a
 	 * key the second pass looks up; overflowing is reported instead. */
 	agg_spec = *spec;
@@ -52,8 +55,9 @@ tap_pmap_free(struct tap_pmap *p)
 		for (cpu = 0; cpu < p->ncpus; cpu++)
 			tap_map_free(&p->cpu[cpu]);
 	tap_map_free(&p->agg);
-	tap_free(p->cpu);
+	tap_free(p->cpu_mem);
 	tap_free(p->one);
+	p->cpu_mem = NULL;
 	p->cpu = NULL;
 	p->one = NULL;
 }

@@ -833,6 +833,9 @@ START_TEST(pmap_cpus)
 	tap_set_num_cpus(4);
 	stat_spec(&spec, &d, 2, 64, false);
 	ck_assert_int_eq(tap_pmap_init(&p, &spec), TAP_OK);
+	/* Each CPU's map header starts its own cache line. */
+	for (i = 0; i < 4; i++)
+		ck_assert_uint_eq((uintptr_t)&p.cpu[i] % TAP_CACHELINE, 0);
 	for (i = 0; i < 400; i++) {
 		tap_set_cpu_id(i % 4);
 		ck_assert_int_eq(tap_pmap_add(&p, K(L(i % 3), L(7)), i),
