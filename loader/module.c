@@ -14,15 +14,21 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include "loader/taprun.h"
 
-/* The kernel names a module after its file: "a-b.ko" is a_b. */
+/*
+ * The name the kernel will use: .modinfo's name= (kbuild writes it), else
+ * the file name, where kbuild turns '-' into '_'.
+ */
 int
 taprun_module_name(const char *path, char *name, size_t size)
 {
 	const char *base = strrchr(path, '/');
 	size_t len, i;
 
+	if (taprun_modinfo_get(path, "name", name, size) == 0 && name[0])
+		return 0;
 	base = base ? base + 1 : path;
 	len = strlen(base);
 	if (len > 3 && strcmp(base + len - 3, ".ko") == 0)
@@ -63,6 +69,26 @@ taprun_params_add(char **params, const char *assignment)
 	return 0;
 }
 
+/* Say which kernel the module was built for when that is the problem. */
+static void
+taprun_explain_vermagic(const char *path, int err)
+{
+	char vermagic[256], *sp;
+	struct utsname u;
+
+	if (taprun_modinfo_get(path, "vermagic", vermagic, sizeof(vermagic)) == 0 &&
+	    uname(&u) == 0) {
+		sp = strchr(vermagic, ' ');
+		if (sp)
+			*sp = '\0';
+		if (strcmp(vermagic, u.release) != 0) {
+			taprun_err("%s: built for kernel %s, this is %s: rebuild it with `tapc -r %s`", path, vermagic, u.release, u.release);
+			return;
+		}
+	}
+	taprun_err("%s: the kernel rejected the module (see dmesg): %s", path, strerror(err));
+}
+
 static void
 taprun_insert_explain(const char *path, const char *name, int err)
 {
@@ -78,7 +104,7 @@ taprun_insert_explain(const char *path, const char *name, int err)
 		break;
 	case ENOEXEC:
 	case EINVAL:
-		taprun_err("%s: the kernel rejected the module (built for another kernel? see dmesg): %s", path, strerror(err));
+		taprun_explain_vermagic(path, err);
 		break;
 	case ENOKEY:
 	case EKEYREJECTED:

@@ -311,15 +311,19 @@ taprun_poll_timeout(const struct taprun_session *s)
 static int
 taprun_loop(struct taprun_session *s)
 {
-	struct pollfd p[2] = {
-		{ .fd = s->ctl.fd, .events = POLLIN },
-		{ .fd = s->sigfd, .events = POLLIN },
-	};
+	static struct pollfd p[2 + TAPRUN_MAX_CPUS];
 	struct taprun_msg m;
-	int ret;
+	int ret, i, n = 2;
 
+	p[0] = (struct pollfd){ .fd = s->ctl.fd, .events = POLLIN };
+	p[1] = (struct pollfd){ .fd = s->sigfd, .events = POLLIN };
+	/* Relay files wake us on full sub-buffers; the timeout covers the
+	 * partly filled ones. */
+	for (i = 0; i < s->relay.nfiles; i++)
+		if (s->relay.fd[i] >= 0)
+			p[n++] = (struct pollfd){ .fd = s->relay.fd[i], .events = POLLIN };
 	while (!s->stopped) {
-		ret = poll(p, 2, taprun_poll_timeout(s));
+		ret = poll(p, n, taprun_poll_timeout(s));
 		if (ret < 0 && errno != EINTR)
 			return -errno;
 		if (taprun_relay_read_all(&s->relay) == -EPIPE)

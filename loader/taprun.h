@@ -28,6 +28,10 @@ int taprun_module_insert(const char *path, const char *name,
 int taprun_module_remove(const char *name);
 int taprun_params_add(char **params, const char *assignment);
 
+/* modinfo.c */
+int taprun_modinfo_get(const char *path, const char *key, char *out,
+		       size_t size);
+
 /* ctl.c */
 struct taprun_ctl {
 	int fd;

@@ -311,11 +311,13 @@ tap_ctl_handle_hello(const struct tap_ctl_slot *m)
 		return -EPROTO;
 	}
 	if (h->version != TAP_PROTOCOL_VERSION) {
+		/* Not an error of the write: the loader reads our HELLO and
+		 * explains; START will be refused. */
 		n = scnprintf(text, sizeof(text),
 			      "module speaks tap protocol %u, loader speaks %u",
 			      TAP_PROTOCOL_VERSION, h->version);
 		tap_ctl_send(TAP_MSG_ERROR, text, n);
-		return -EPROTO;
+		return 0;
 	}
 	tap_ctl_hello_ok = true;
 	return 0;

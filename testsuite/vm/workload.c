@@ -5,6 +5,7 @@
  *   workload getppid N     make exactly N getppid() system calls
  *   workload syscalls MS   make cheap system calls for MS milliseconds
  *   workload sleep MS      sleep MS milliseconds
+ *   workload asuser CMD... run CMD as uid/gid 65534 (nobody)
  *
  * Must not: make getppid() calls other than the N asked for (tests count
  * them exactly).
@@ -31,8 +32,17 @@ main(int argc, char **argv)
 	long n, i;
 	long long end;
 
+	if (argc >= 3 && strcmp(argv[1], "asuser") == 0) {
+		if (setgid(65534) != 0 || setuid(65534) != 0) {
+			perror("workload: asuser");
+			return 2;
+		}
+		execvp(argv[2], argv + 2);
+		perror("workload: asuser: exec");
+		return 127;
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: workload getppid N | syscalls MS | sleep MS\n");
+		fprintf(stderr, "usage: workload getppid N | syscalls MS | sleep MS | asuser CMD...\n");
 		return 2;
 	}
 	n = strtol(argv[2], NULL, 10);

@@ -7,7 +7,8 @@
  * target process; kprobe and kretprobe on the getppid syscall; a 100 ms
  * timer that prints ticks and calls exit() after `exit_ticks` ticks (0:
  * never); an optional noisy tracepoint probe (`noisy=1`) printing one
- * checkable line per syscall from every CPU; end prints the counts.
+ * checkable line per syscall of programs named "workload", from every
+ * CPU; end prints the counts.
  * Module parameters (taprun -G): exit_ticks, noisy, fail_in_timer.
  */
 #include "runtime.h"
@@ -76,7 +77,7 @@ sys_enter_handler(struct tap_context *c)
 
 	if (id == __NR_getppid && is_target())
 		atomic64_inc(&tp_getppid);
-	if (noisy) {
+	if (noisy && strcmp(current->comm, "workload") == 0) {
 		s64 n = atomic64_inc_return(&noisy_lines);
 		/* One record, several pieces: a torn line would show. */
 		tap_printf(c, "noisy cpu=%d n=%lld ", smp_processor_id(),

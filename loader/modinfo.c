@@ -1,0 +1,114 @@
+/*
+ * modinfo.c -- read a module file's .modinfo strings: the name the kernel
+ * will give the module ("name=", which need not match the file name) and the
+ * kernel release it was built for ("vermagic=").
+ *
+ * Takes: a 64-bit little-endian ELF relocatable (.ko).  Produces: copies of
+ * the requested values.  Must not: trust offsets in the file without
+ * bounds checks; a malformed file is an error, not a crash.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "loader/taprun.h"
+
+static int
+taprun_read_file(const char *path, char **data, size_t *size)
+{
+	struct stat st;
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) != 0 || st.st_size <= 0 || st.st_size > (1 << 30)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	*data = malloc(st.st_size);
+	if (!*data) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	n = read(fd, *data, st.st_size);
+	if (n != st.st_size) {
+		free(*data);
+		*data = NULL;
+		ret = -EIO;
+		goto out;
+	}
+	*size = st.st_size;
+out:
+	close(fd);
+	return ret;
+}
+
+/* Find the .modinfo section: its bytes, or NULL. */
+static const char *
+taprun_find_modinfo(const char *data, size_t size, size_t *len)
+{
+	const Elf64_Ehdr *eh = (const void *)data;
+	const Elf64_Shdr *sh, *strtab;
+	size_t i;
+
+	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shentsize != sizeof(Elf64_Shdr) ||
+	    eh->e_shoff > size ||
+	    (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum ||
+	    eh->e_shstrndx >= eh->e_shnum)
+		return NULL;
+	sh = (const void *)(data + eh->e_shoff);
+	strtab = &sh[eh->e_shstrndx];
+	if (strtab->sh_offset > size || strtab->sh_size > size - strtab->sh_offset)
+		return NULL;
+	for (i = 0; i < eh->e_shnum; i++) {
+		if (sh[i].sh_name >= strtab->sh_size ||
+		    sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset)
+			continue;
+		if (strncmp(data + strtab->sh_offset + sh[i].sh_name, ".modinfo",
+			    strtab->sh_size - sh[i].sh_name) == 0) {
+			*len = sh[i].sh_size;
+			return data + sh[i].sh_offset;
+		}
+	}
+	return NULL;
+}
+
+/* Copy the value of KEY= from .modinfo into out; -ENOENT if absent. */
+int
+taprun_modinfo_get(const char *path, const char *key, char *out, size_t size)
+{
+	const char *info, *p, *end;
+	char *data = NULL;
+	size_t len = 0, klen = strlen(key), dsize = 0;
+	int ret;
+
+	ret = taprun_read_file(path, &data, &dsize);
+	if (ret)
+		return ret;
+	ret = -ENOENT;
+	info = taprun_find_modinfo(data, dsize, &len);
+	if (!info) {
+		ret = -ENOEXEC;
+		goto out;
+	}
+	for (p = info, end = info + len; p < end; p += strnlen(p, end - p) + 1) {
+		if ((size_t)(end - p) > klen && strncmp(p, key, klen) == 0 &&
+		    p[klen] == '=') {
+			snprintf(out, size, "%.*s", (int)strnlen(p + klen + 1,
+				 end - p - klen - 1), p + klen + 1);
+			ret = 0;
+			break;
+		}
+	}
+out:
+	free(data);
+	return ret;
+}
