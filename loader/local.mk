@@ -1,1 +1,20 @@
-## loader/local.mk -- build rules for loader/ (included by the top Makefile.am).
+## loader/local.mk -- taprun, the module loader (plain C, libc only; see
+## loader/taprun.c), and loader/taprun-static, the same program linked
+## statically for the VM tier's initramfs.
+
+TAPRUN_SOURCES = \
+	loader/taprun.c \
+	loader/taprun.h \
+	loader/ctl.c \
+	loader/relay.c \
+	loader/module.c \
+	loader/modinfo.c \
+	loader/target.c \
+	runtime/linux/tap_protocol.h
+
+bin_PROGRAMS += taprun
+taprun_SOURCES = $(TAPRUN_SOURCES)
+
+noinst_PROGRAMS += loader/taprun-static
+loader_taprun_static_SOURCES = $(TAPRUN_SOURCES)
+loader_taprun_static_LDFLAGS = -static

@@ -1,1 +1,42 @@
-## testsuite/vm/local.mk -- build rules for testsuite/vm/ (included by the top Makefile.am).
+## testsuite/vm/local.mk -- the VM tier (testsuite/vm/run-tier): kernel
+## modules run by the static taprun in QEMU.  `make check-vm` runs it alone;
+## `make check` runs it as testsuite/vm/vm.test, which prints a SKIP line
+## and is counted as skipped when qemu or a kernel with headers is missing.
+
+TAP_VM_FILES = \
+	testsuite/vm/find-kernel \
+	testsuite/vm/mkinitramfs \
+	testsuite/vm/boot \
+	testsuite/vm/run-batch \
+	testsuite/vm/run-tier \
+	testsuite/vm/build-module \
+	testsuite/vm/workload.c \
+	testsuite/vm/modules/hello/Kbuild \
+	testsuite/vm/modules/hello/tap_hello.c \
+	testsuite/vm/tests/hello.vmtest \
+	testsuite/vm/tests/check-noisy \
+	testsuite/vm/tests/hello-bulk.out \
+	testsuite/vm/tests/hello-c.out \
+	testsuite/vm/tests/hello-exit.out \
+	testsuite/vm/tests/hello-idle-rc0.out \
+	testsuite/vm/tests/hello-idle.out \
+	testsuite/vm/tests/hello-in-use.out \
+	testsuite/vm/tests/hello-none.out \
+	testsuite/vm/tests/hello-not-root.out \
+	testsuite/vm/tests/hello-outfile.out \
+	testsuite/vm/tests/hello-protocol-mismatch.out \
+	testsuite/vm/tests/hello-script-error.out \
+	testsuite/vm/tests/hello-sigkill.out \
+	testsuite/vm/tests/hello-term-hup.out
+
+EXTRA_DIST += $(TAP_VM_FILES) testsuite/vm/vm.test
+TESTS += testsuite/vm/vm.test
+
+TAP_VM_BUILD = $(abs_top_builddir)/testsuite/vm/build
+TAP_VM_RESULTS = $(abs_top_builddir)/testsuite/vm/results
+
+check-vm: loader/taprun-static$(EXEEXT)
+	$(srcdir)/testsuite/vm/run-tier -t loader/taprun-static$(EXEEXT) \
+		-b $(TAP_VM_BUILD) -o $(TAP_VM_RESULTS)
+
+.PHONY: check-vm

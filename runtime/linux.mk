@@ -1,0 +1,27 @@
+## runtime/linux.mk -- installs runtime/linux/, the kernel platform that
+## each generated module compiles in (it is never built here: modules are
+## built with kbuild against the target kernel).  Included by the top
+## Makefile.am.  compat/tapconf.sh is installed as data; run it with sh.
+
+nobase_dist_pkgdata_DATA += \
+	runtime/linux/tap_protocol.h \
+	runtime/linux/runtime.h \
+	runtime/linux/runtime.c \
+	runtime/linux/context.h \
+	runtime/linux/context.c \
+	runtime/linux/output.h \
+	runtime/linux/output.c \
+	runtime/linux/transport.h \
+	runtime/linux/transport.c \
+	runtime/linux/probes.h \
+	runtime/linux/probes_timer.c \
+	runtime/linux/probes_tracepoint.c \
+	runtime/linux/probes_kprobe.c \
+	runtime/linux/module.c \
+	runtime/linux/compat/compat.h \
+	runtime/linux/compat/tapconf.sh \
+	runtime/linux/compat/tests/get_kretprobe.c \
+	runtime/linux/compat/tests/hrtimer_mode_hard.c \
+	runtime/linux/compat/tests/hrtimer_setup.c \
+	runtime/linux/compat/tests/relay_const_callbacks.c \
+	runtime/linux/compat/tests/timer_delete_sync.c
