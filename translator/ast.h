@@ -331,4 +331,7 @@ void ast_walk(struct node *n, ast_visit_fn pre, ast_visit_fn post, void *ctx);
 
 const char *ast_kind_name(enum node_kind kind);
 
+/* A deep copy (nodes, lists, paths; strings shared). NULL gives NULL. */
+struct node *ast_clone(struct arena *a, const struct node *n);
+
 #endif

@@ -100,11 +100,24 @@ diag_vreport(struct diag *d, enum diag_level level, struct loc at,
 	print_quote(d->out, at);
 }
 
+/* The same error at the same place twice (a pass that looks at a node
+ * more than once) is reported once. */
+static bool
+repeats_last(struct diag *d, struct loc at, const char *id)
+{
+	return d->errors > 0 && at.src && d->last_error.src == at.src &&
+	       d->last_error.line == at.line && d->last_error.col == at.col &&
+	       id && d->last_id && strcmp(id, d->last_id) == 0;
+}
+
 void
 diag_error(struct diag *d, struct loc at, const char *id, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (repeats_last(d, at, id))
+		return;
+	d->last_id = id;
 	va_start(ap, fmt);
 	diag_vreport(d, DIAG_ERROR, at, id, fmt, ap);
 	va_end(ap);

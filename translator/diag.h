@@ -40,7 +40,8 @@ struct diag {
 	bool warnings_are_errors; /* -W */
 	bool quiet;		/* count only (used by the fuzz target) */
 	int max_errors;		/* stop printing after this many (0: no cap) */
-	struct loc last_error;	/* to suppress cascades at one spot */
+	struct loc last_error;	/* to suppress repeats at one spot */
+	const char *last_id;
 };
 
 void diag_init(struct diag *d, FILE *out);

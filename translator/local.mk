@@ -19,7 +19,17 @@ translator_libtapc_a_SOURCES = \
 	translator/parse_build.c translator/parse_expr.c \
 	translator/parse_at.c translator/parse_build.h \
 	translator/print.c \
-	translator/target.c translator/target.h
+	translator/target.c translator/target.h \
+	translator/ast_clone.c \
+	translator/tapset.c translator/tapset.h \
+	translator/sema.h translator/elab.h \
+	translator/elaborate.c translator/resolve.c translator/types.c \
+	translator/optimize.c translator/sema_print.c \
+	translator/listing.c translator/listing.h \
+	translator/providers/provider.h translator/providers/registry.c \
+	translator/providers/begin_end.c translator/providers/timer.c \
+	translator/providers/tracepoint.c translator/providers/kprobe.c \
+	translator/providers/unsupported.c
 ## The generated lexer and parser are not held to our warning list.
 translator_libtapc_a_CFLAGS = $(AM_CFLAGS) -Wno-unused-function \
 	-Wno-sign-compare -Wno-missing-prototypes

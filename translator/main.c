@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "translator/listing.h"
 #include "translator/options.h"
 #include "translator/parse.h"
+#include "translator/sema.h"
 #include "translator/session.h"
 #include "translator/target.h"
 
@@ -15,14 +17,25 @@ static int
 run_passes(struct session *s)
 {
 	target_facts_fill(s);
+	if (s->opts.list_pattern)
+		return pass_list(s) ? 0 : 1;
+	if (s->opts.dump_functions || s->opts.dump_probe_types ||
+	    s->opts.dump_probe_aliases)
+		return pass_dump(s) ? 0 : 1;
 	if (!pass_parse(s))
 		return 1;
 	if (s->opts.last_pass == 1) {
 		print_file(stdout, s->user_file);
 		return 0;
 	}
+	if (!pass_elaborate(s))
+		return 1;
+	if (s->opts.last_pass == 2) {
+		sema_print_program(stdout, s);
+		return 0;
+	}
 	/* Later passes arrive with their issues; options_check_supported()
-	 * has already refused -p2 and beyond. */
+	 * has already refused -p3 and beyond. */
 	return 1;
 }
 

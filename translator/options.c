@@ -41,7 +41,7 @@
 
 static const bool pass_supported[6] = {
 	[1] = true,		/* parse */
-	[2] = false,		/* elaborate */
+	[2] = true,		/* elaborate */
 	[3] = false,		/* translate */
 	[4] = false,		/* build */
 	[5] = false,		/* run */
@@ -70,11 +70,6 @@ static const struct unsupported_option {
 	{ "-B", F_MAKE_OPTIONS },
 	{ "-k", F_KEEP_BUILD },
 	{ "-t", F_TIMING },
-	{ "-l", F_LIST },
-	{ "-L", F_LIST_VARS },
-	{ "--dump-functions", F_DUMP_FUNCTIONS },
-	{ "--dump-probe-types", F_DUMP_PROBE_TYPES },
-	{ "--dump-probe-aliases", F_DUMP_PROBE_ALIASES },
 	{ "--target=user", F_TARGET_USER },
 };
 

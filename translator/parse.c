@@ -16,6 +16,7 @@
 #include "translator/grammar.h"
 #include "translator/parse_build.h"
 #include "translator/preproc.h"
+#include "translator/tapset.h"
 
 int yyparse(struct parser *p);
 
@@ -291,6 +292,10 @@ pass_parse(struct session *s)
 		src = source_from_file(s, s->opts.script_file, false);
 	if (!src)
 		return false;
-	s->user_file = parse_source(s, src);
+	/* The library's macros (@choose_defined, ...) are usable in any
+	 * script, so they are read before it. */
+	if (!tapset_load_macros(s))
+		return false;
+	s->user_file = parse_source_with(s, src, s->macros, false);
 	return s->diag.errors == 0;
 }

@@ -40,5 +40,7 @@ bool pass_parse(struct session *s);
  * the same text. */
 void print_file(FILE *out, const struct file_ast *f);
 void print_node(FILE *out, const struct node *n);
+/* One statement at `indent` tabs (a negative indent continues the line). */
+void print_statement(FILE *out, const struct node *n, int indent);
 
 #endif

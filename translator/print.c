@@ -632,3 +632,9 @@ print_file(FILE *out, const struct file_ast *f)
 		print_item(out, n);
 	}
 }
+
+void
+print_statement(FILE *out, const struct node *n, int indent)
+{
+	print_stmt(out, n, indent);
+}

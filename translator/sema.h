@@ -75,6 +75,7 @@ struct derived_probe {
 	struct node *point;		/* concrete N_PROBE_POINT */
 	const char *name;		/* printed form: kernel.trace("sched_switch") */
 	const char *written;		/* the point as the user wrote it */
+	const char *alias_name;		/* the alias it named, if any */
 	struct node *origin;		/* the N_PROBE it came from */
 	struct node *body;		/* N_BLOCK: alias prologues, the
 					 * probe's body, alias epilogues */

@@ -19,6 +19,7 @@ struct node;
 struct file_ast;
 struct kernel_target;
 struct program;
+struct macro_table;
 
 enum target_kind { TARGET_KERNEL, TARGET_USER };
 
@@ -94,6 +95,8 @@ struct session {
 	struct file_ast *user_file;	/* the script the user gave */
 	struct file_ast **library;	/* tapset files, parsed */
 	int nlibrary;
+	bool library_loaded;
+	struct macro_table *macros;	/* the library's @defines */
 	struct program *program;	/* pass 2's result */
 };
 

@@ -1,0 +1,88 @@
+/*
+ * codegen_int.h -- what the files of pass 3 share: the generator's state
+ * and the entry points of each concern (expressions, statements, the print
+ * family, probes and functions, builtins). Not for other passes.
+ */
+#ifndef TAPC_CODEGEN_INT_H
+#define TAPC_CODEGEN_INT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "translator/ast.h"
+#include "translator/cg_writer.h"
+#include "translator/codegen.h"
+#include "translator/sema.h"
+#include "translator/session.h"
+
+/* Temporaries of the frame being generated (a probe or a function). */
+struct cg_frame {
+	const char *struct_name;	/* "probe_3_locals" */
+	const char *member;		/* its member in union tap_frame */
+	int nstr;			/* char __sN[MAXSTRINGLEN] */
+	int niter;			/* iteration storage __itN */
+	long *iter_slots;		/* entries of each __itN */
+	int iter_cap;
+	bool is_function;
+	struct function_sym *fn;
+};
+
+struct cg {
+	struct session *s;
+	struct program *prog;
+	struct arena *a;
+	struct cg_writer w;		/* where bodies go */
+	FILE *decls;			/* statics the bodies need, written
+					 * before them */
+	struct cg_frame *frame;
+	const char *err_label;		/* where a script error jumps */
+	const char *out_label;		/* the frame's end */
+	int label_seq;
+	int static_seq;			/* formats, regexes */
+	bool failed;
+	/* regexes compiled at init */
+	const char **regex_names;
+	const char **regex_patterns;
+	int nregex, regex_cap;
+};
+
+/* codegen.c */
+char *cg_fmt(struct cg *g, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void cg_unsupported(struct cg *g, struct node *n, const char *what);
+const char *cg_new_label(struct cg *g, const char *stem);
+const char *cg_where(struct cg *g, struct loc loc, const char *what);
+const char *cg_near(struct cg *g, struct node *n);
+const char *cg_c_string(struct cg *g, const char *bytes, size_t len);
+const char *cg_unescape(struct cg *g, const char *raw, size_t *len);
+const char *cg_global_name(struct symbol *sym);
+bool cg_is_stat_array(struct symbol *sym);
+
+/* codegen_expr.c: C expressions; errors jump to g->err_label. */
+const char *cg_expr(struct cg *g, struct node *n);
+const char *cg_str_temp(struct cg *g);
+const char *cg_raise(struct cg *g, const char *msg, const char *near);
+const char *cg_keys(struct cg *g, struct node_list *keys, struct symbol *sym,
+		    uint32_t *wildcard);
+const char *cg_symbol_ref(struct cg *g, struct symbol *sym);
+const char *cg_map_ref(struct cg *g, struct symbol *sym);
+struct symbol *cg_array_symbol(struct node *n);
+const char *cg_stat_data(struct cg *g, struct node *n);
+const char *cg_overflow_msg(struct cg *g, struct symbol *sym);
+
+/* codegen_stmt.c */
+void cg_stmt(struct cg *g, struct node *n);
+
+/* codegen_print.c */
+const char *cg_print_call(struct cg *g, struct node *n);
+
+/* codegen_builtin.c */
+const char *cg_builtin_call(struct cg *g, struct node *n,
+			    const struct cg_builtin *b);
+
+/* codegen_probe.c */
+void cg_functions(struct cg *g);
+void cg_probes(struct cg *g);
+const char *cg_function_call(struct cg *g, struct node *n);
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * elab.h -- the state pass 2 shares among its files (elaborate.c,
+ * resolve.c, types.c, optimize.c) and with the providers. Not for pass 3,
+ * which reads only struct program (sema.h).
+ */
+#ifndef TAPC_ELAB_H
+#define TAPC_ELAB_H
+
+#include "translator/sema.h"
+#include "translator/session.h"
+
+struct kernel_target;
+
+struct elab {
+	struct session *s;
+	struct program *prog;
+	/* everything declared, user file first, then the library */
+	struct node **aliases;
+	int naliases, cap_aliases;
+	struct node **functions;
+	int nfunctions, cap_functions;
+	struct node **globals;
+	int nglobals, cap_globals;
+	/* the derived probe being made: its origin, written point, body */
+	struct node *cur_origin;
+	struct node *cur_body;
+	struct node *cur_cond;
+	const char *cur_written;
+	const char *cur_alias;		/* outermost alias name matched */
+	int alias_depth;
+	/* listing mode (-l/-L): points that fail quietly */
+	bool listing;
+};
+
+/* Providers: add a derived probe for concrete `point` with `pdata`. The
+ * body and origin come from the probe being elaborated. */
+struct derived_probe *elab_add_probe(struct elab *e, struct node *point,
+				     const char *name, void *pdata);
+struct context_var *elab_new_context_var(struct elab *e, const char *name,
+					 enum type type, const char *c_type);
+
+/* The target kernel, or NULL with an error reported at `at` saying what
+ * is missing. */
+struct kernel_target *elab_kernel(struct elab *e, struct loc at);
+
+/* A fresh elaboration of the session's user file and library. */
+struct elab *elab_new(struct session *s);
+/* elaborate.c: derive the probes of one N_PROBE; false after errors. */
+bool elab_derive_probe(struct elab *e, struct node *probe);
+
+/* resolve.c: bind names in every probe and pulled-in function. */
+bool resolve_program(struct elab *e);
+/* types.c: infer and check types. */
+bool types_infer(struct elab *e);
+/* optimize.c: drop what is unused, fold constants (unless -u). */
+void optimize_program(struct elab *e);
+
+/* Levenshtein distance, for "did you mean". */
+int elab_edit_distance(const char *a, const char *b);
+
+#endif

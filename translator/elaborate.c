@@ -1,0 +1,375 @@
+/*
+ * elaborate.c -- pass 2's driver and the first step of elaboration: turning
+ * each `probe P1, P2 { body }` into derived probes.
+ *
+ * A probe point is first matched against the probe aliases (the user's
+ * and the library's; wildcards in the point select several, and a point
+ * longer than an alias name passes its extra components on to the alias's
+ * targets). Each alias adds its body before the probe's (`=`) or after it
+ * (`+=`), and its targets are expanded the same way, so aliases of aliases
+ * work. A point that names no alias goes to its provider. `?` lets a point
+ * match nothing, `!` stops at the first point that matches, `if (cond)`
+ * guards the handler.
+ */
+#include <fnmatch.h>
+#include <string.h>
+
+#include "translator/debuginfo/kernel.h"
+#include "translator/elab.h"
+#include "translator/parse.h"
+#include "translator/providers/provider.h"
+#include "translator/tapset.h"
+
+#define ALIAS_MAX_DEPTH 32
+
+static struct arena *
+A(struct elab *e)
+{
+	return e->s->arena;
+}
+
+static void
+push_node(struct elab *e, struct node ***v, int *n, int *cap, struct node *x)
+{
+	*v = arena_grow(A(e), *v, sizeof(**v), cap, *n + 1);
+	(*v)[(*n)++] = x;
+}
+
+struct derived_probe *
+elab_add_probe(struct elab *e, struct node *point, const char *name,
+	       void *pdata)
+{
+	struct program *p = e->prog;
+	struct derived_probe *dp = arena_alloc(A(e), sizeof(*dp));
+	int cap = p->nprobes;
+
+	dp->provider = provider_for(point);
+	dp->point = point;
+	dp->name = name ? name : pp_to_string(A(e), point);
+	dp->written = e->cur_written;
+	dp->alias_name = e->cur_alias;
+	dp->origin = e->cur_origin;
+	dp->body = ast_clone(A(e), e->cur_body);
+	dp->cond = ast_clone(A(e), e->cur_cond);
+	dp->pdata = pdata;
+	dp->index = p->nprobes;
+	p->probes = arena_grow(A(e), p->probes, sizeof(*p->probes), &cap,
+			       p->nprobes + 1);
+	p->probes[p->nprobes++] = dp;
+	return dp;
+}
+
+struct context_var *
+elab_new_context_var(struct elab *e, const char *name, enum type type,
+		     const char *c_type)
+{
+	struct context_var *cv = arena_alloc(A(e), sizeof(*cv));
+
+	cv->name = name;
+	cv->type = type;
+	cv->c_type = c_type;
+	return cv;
+}
+
+struct kernel_target *
+elab_kernel(struct elab *e, struct loc at)
+{
+	if (e->s->kernel)
+		return e->s->kernel;
+	if (!e->listing)
+		diag_error(&e->s->diag, at, "E_NO_KERNEL",
+			   "no kernel to resolve this probe point against (%s)",
+			   e->s->opts.kernel_release ? e->s->opts.kernel_release :
+			   "the running kernel has no /lib/modules build tree");
+	diag_hint(&e->s->diag,
+		  "install linux-headers for the target, or name one with -r KREL");
+	return NULL;
+}
+
+/* ---- alias matching ---- */
+
+static bool
+args_equal(const struct node *a, const struct node *b)
+{
+	if (!a || !b)
+		return !a && !b;
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == N_NUMBER)
+		return a->u.number.value == b->u.number.value;
+	return strcmp(a->u.string.raw, b->u.string.raw) == 0;
+}
+
+/* The first `n` components of `pt` match alias name `name` (which has
+ * exactly `n`); the point's components may hold wildcards. */
+static bool
+prefix_matches(const struct node *pt, const struct node *name, int n)
+{
+	if (pt->u.point.ncomps < n)
+		return false;
+	for (int i = 0; i < n; i++) {
+		const struct pp_component *pc = &pt->u.point.comps[i];
+		const struct pp_component *nc = &name->u.point.comps[i];
+		if (fnmatch(pc->name, nc->name, 0) != 0)
+			return false;
+		if (!args_equal(pc->arg, nc->arg))
+			return false;
+	}
+	return true;
+}
+
+/* An alias target with the point's extra components appended. */
+static struct node *
+with_suffix(struct elab *e, const struct node *target, const struct node *pt,
+	    int from)
+{
+	struct node *n = ast_clone(A(e), target);
+
+	for (int i = from; i < pt->u.point.ncomps; i++)
+		ast_point_push(A(e), n, pt->u.point.comps[i]);
+	return n;
+}
+
+/* The alias name with the point's extra components: syscall.open.return */
+static const char *
+with_suffix_name(struct elab *e, const struct node *name,
+		 const struct node *pt, int from)
+{
+	return pp_to_string(A(e), with_suffix(e, name, pt, from));
+}
+
+static struct node *
+join_blocks(struct elab *e, struct node *first, struct node *second)
+{
+	struct node *b = ast_new(A(e), N_BLOCK, first ? first->loc :
+				 second->loc);
+
+	if (first)
+		ast_list_push(A(e), &b->u.block.stmts, first);
+	if (second)
+		ast_list_push(A(e), &b->u.block.stmts, second);
+	return b;
+}
+
+static struct node *
+and_conditions(struct elab *e, struct node *a, struct node *b)
+{
+	if (!a || !b)
+		return a ? a : b;
+	struct node *n = ast_new(A(e), N_LOGICAL, a->loc);
+	n->u.binary.op = OP_ANDAND;
+	n->u.binary.lhs = a;
+	n->u.binary.rhs = b;
+	return n;
+}
+
+static int expand_point(struct elab *e, struct node *pt);
+
+/* Expand `pt` through alias `al` whose name matched its first `n`
+ * components. */
+static int
+expand_through_alias(struct elab *e, struct node *pt, struct node *al, int n)
+{
+	struct node *saved_body = e->cur_body, *saved_cond = e->cur_cond;
+	int total = 0;
+
+	e->cur_body = al->u.alias.epilogue ?
+		join_blocks(e, saved_body, al->u.alias.body) :
+		join_blocks(e, al->u.alias.body, saved_body);
+	for (int i = 0; i < al->u.alias.points.n; i++) {
+		struct node *t = with_suffix(e, al->u.alias.points.v[i], pt, n);
+		e->cur_cond = and_conditions(e, saved_cond, t->u.point.cond);
+		int k = expand_point(e, t);
+		if (k < 0) {
+			total = -1;
+			break;
+		}
+		total += k;
+		if (k > 0 && t->u.point.sufficient)
+			break;
+	}
+	e->cur_body = saved_body;
+	e->cur_cond = saved_cond;
+	return total;
+}
+
+/* Aliases whose names match the whole point, or failing that the longest
+ * prefix of it. Returns how many derived probes they gave, or -2 if no
+ * alias matched at all. */
+static int
+expand_aliases(struct elab *e, struct node *pt)
+{
+	int best = 0, total = 0;
+	bool any = false;
+
+	for (int i = 0; i < e->naliases; i++)
+		for (int j = 0; j < e->aliases[i]->u.alias.names.n; j++) {
+			struct node *nm = e->aliases[i]->u.alias.names.v[j];
+			int n = nm->u.point.ncomps;
+			if (n > best && prefix_matches(pt, nm, n) &&
+			    (n == pt->u.point.ncomps || best < n))
+				best = n;
+		}
+	if (best == 0)
+		return -2;
+	for (int i = 0; i < e->naliases; i++) {
+		struct node *al = e->aliases[i];
+		for (int j = 0; j < al->u.alias.names.n; j++) {
+			struct node *nm = al->u.alias.names.v[j];
+			if (nm->u.point.ncomps != best ||
+			    !prefix_matches(pt, nm, best))
+				continue;
+			any = true;
+			const char *saved_alias = e->cur_alias;
+			if (e->alias_depth == 1)
+				e->cur_alias = with_suffix_name(e, nm, pt, best);
+			int k = expand_through_alias(e, pt, al, best);
+			e->cur_alias = saved_alias;
+			if (k < 0)
+				return -1;
+			total += k;
+			break;
+		}
+	}
+	return any ? total : -2;
+}
+
+static int
+expand_point(struct elab *e, struct node *pt)
+{
+	if (e->alias_depth > ALIAS_MAX_DEPTH) {
+		diag_error(&e->s->diag, pt->loc, "E_ALIAS_LOOP",
+			   "probe aliases nest too deeply (an alias that expands to itself?)");
+		return -1;
+	}
+	e->alias_depth++;
+	int n = expand_aliases(e, pt);
+	e->alias_depth--;
+	if (n != -2)
+		return n;
+	const struct provider *p = provider_for(pt);
+	if (!p) {
+		if (!e->listing) {
+			diag_error(&e->s->diag, pt->loc, "E_UNKNOWN_PROBE",
+				   "unknown probe point '%s'",
+				   pp_to_string(A(e), pt));
+			tapset_hint_probe(e, pt);
+		}
+		return -1;
+	}
+	return p->match(e, pt);
+}
+
+bool
+elab_derive_probe(struct elab *e, struct node *probe)
+{
+	bool ok = true;
+
+	e->cur_origin = probe;
+	for (int i = 0; i < probe->u.probe.points.n; i++) {
+		struct node *pt = probe->u.probe.points.v[i];
+		e->cur_written = pp_to_string(A(e), pt);
+		e->cur_body = probe->u.probe.body;
+		e->cur_cond = pt->u.point.cond;
+		int errors = e->s->diag.errors;
+		int n = expand_point(e, pt);
+		if (n < 0 || e->s->diag.errors > errors) {
+			ok = false;
+			continue;
+		}
+		if (n == 0 && !pt->u.point.optional && !pt->u.point.sufficient) {
+			if (!e->listing)
+				diag_error(&e->s->diag, pt->loc, "E_NO_MATCH",
+					   "probe point '%s' matches nothing",
+					   e->cur_written);
+			ok = false;
+		}
+		if (n > 0 && pt->u.point.sufficient)
+			break;
+	}
+	return ok;
+}
+
+/* ---- the driver ---- */
+
+static void
+index_file(struct elab *e, struct file_ast *f)
+{
+	for (int i = 0; i < f->items.n; i++) {
+		struct node *n = f->items.v[i];
+		switch (n->kind) {
+		case N_ALIAS:
+			push_node(e, &e->aliases, &e->naliases,
+				  &e->cap_aliases, n);
+			break;
+		case N_FUNCTION:
+			push_node(e, &e->functions, &e->nfunctions,
+				  &e->cap_functions, n);
+			break;
+		case N_GLOBAL:
+			push_node(e, &e->globals, &e->nglobals,
+				  &e->cap_globals, n);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+struct elab *
+elab_new(struct session *s)
+{
+	struct elab *e = arena_alloc(s->arena, sizeof(*e));
+
+	e->s = s;
+	e->prog = arena_alloc(s->arena, sizeof(*e->prog));
+	s->program = e->prog;
+	if (s->user_file)
+		index_file(e, s->user_file);
+	for (int i = 0; i < s->nlibrary; i++)
+		index_file(e, s->library[i]);
+	return e;
+}
+
+static void
+collect_embeds(struct elab *e)
+{
+	struct program *p = e->prog;
+	struct file_ast *f = e->s->user_file;
+	int cap = 0;
+
+	for (int i = 0; i < f->items.n; i++)
+		if (f->items.v[i]->kind == N_EMBED) {
+			p->embeds = arena_grow(A(e), p->embeds,
+					       sizeof(*p->embeds), &cap,
+					       p->nembeds + 1);
+			p->embeds[p->nembeds++] = f->items.v[i];
+		}
+}
+
+bool
+pass_elaborate(struct session *s)
+{
+	if (!tapset_load_library(s))
+		return false;
+	struct elab *e = elab_new(s);
+	struct file_ast *f = s->user_file;
+	bool ok = true;
+
+	for (int i = 0; i < f->items.n; i++)
+		if (f->items.v[i]->kind == N_PROBE)
+			ok &= elab_derive_probe(e, f->items.v[i]);
+	collect_embeds(e);
+	if (!ok || s->diag.errors)
+		return false;
+	if (e->prog->nprobes == 0) {
+		diag_error(&s->diag, (struct loc){ f->src, 1, 1 }, "E_NO_PROBES",
+			   "the script has no probes");
+		return false;
+	}
+	if (!resolve_program(e) || !types_infer(e))
+		return false;
+	if (!s->opts.unoptimized)
+		optimize_program(e);
+	return s->diag.errors == 0;
+}

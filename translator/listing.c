@@ -1,0 +1,195 @@
+/*
+ * listing.c -- `tapc -l PATTERN` and `-L PATTERN`: the probe points a
+ * pattern matches, and with -L the variables each offers.
+ *
+ * The pattern is elaborated as the point of an empty probe, so aliases,
+ * wildcards and providers answer exactly as they would in a script. A
+ * point reached through a tapset alias is listed by the alias's name, and
+ * its variables are those the alias's prologue sets; a provider's point is
+ * listed by its own name with its context variables.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "translator/elab.h"
+#include "translator/listing.h"
+#include "translator/parse.h"
+#include "translator/providers/provider.h"
+#include "translator/tapset.h"
+
+struct line {
+	const char *text;
+};
+
+static int
+compare_lines(const void *a, const void *b)
+{
+	return strcmp(((const struct line *)a)->text,
+		      ((const struct line *)b)->text);
+}
+
+static void
+append(char *buf, size_t size, size_t *len, const char *fmt, const char *a,
+       const char *b)
+{
+	if (*len < size)
+		*len += (size_t)snprintf(buf + *len, size - *len, fmt, a, b);
+}
+
+static const char *
+describe(struct elab *e, struct derived_probe *dp, bool vars)
+{
+	char buf[4096];
+	size_t len = 0;
+	const char *name = dp->alias_name ? dp->alias_name : dp->name;
+
+	append(buf, sizeof(buf), &len, "%s%s", name, "");
+	if (!vars)
+		return arena_strdup(e->s->arena, buf);
+	for (int i = 0; dp->alias_name && i < dp->nlocals; i++)
+		append(buf, sizeof(buf), &len, " %s:%s", dp->locals[i]->name,
+		       type_name(dp->locals[i]->type));
+	struct context_var **cv;
+	int n = dp->provider ? dp->provider->list_context(e, dp, &cv) : 0;
+	for (int i = 0; i < n; i++)
+		append(buf, sizeof(buf), &len, " $%s:%s", cv[i]->name,
+		       cv[i]->c_type ? cv[i]->c_type : type_name(cv[i]->type));
+	return arena_strdup(e->s->arena, buf);
+}
+
+static bool
+elaborate_pattern(struct session *s, struct elab **out)
+{
+	const char *text = arena_printf(s->arena, "probe %s {}",
+					s->opts.list_pattern);
+	struct source *src = source_from_text(s, "<pattern>", text,
+					      strlen(text));
+
+	if (!tapset_load_macros(s))
+		return false;
+	s->user_file = parse_source_with(s, src, s->macros, false);
+	if (s->diag.errors || !tapset_load_library(s))
+		return false;
+	struct elab *e = elab_new(s);
+	e->listing = true;
+	for (int i = 0; i < s->user_file->items.n; i++)
+		if (s->user_file->items.v[i]->kind == N_PROBE)
+			elab_derive_probe(e, s->user_file->items.v[i]);
+	*out = e;
+	return true;
+}
+
+bool
+pass_list(struct session *s)
+{
+	struct elab *e;
+
+	if (!elaborate_pattern(s, &e))
+		return false;
+	if (s->opts.list_vars) {
+		/* Types of alias locals need the bodies resolved; a body the
+		 * target cannot support does not stop the listing. */
+		bool quiet = s->diag.quiet;
+		s->diag.quiet = true;
+		resolve_program(e);
+		types_infer(e);
+		s->diag.quiet = quiet;
+	}
+	struct program *p = e->prog;
+	struct line *lines = arena_alloc(s->arena, sizeof(*lines) *
+					 (size_t)(p->nprobes + 1));
+	for (int i = 0; i < p->nprobes; i++)
+		lines[i].text = describe(e, p->probes[i], s->opts.list_vars);
+	if (p->nprobes)
+		qsort(lines, (size_t)p->nprobes, sizeof(*lines), compare_lines);
+	for (int i = 0; i < p->nprobes; i++)
+		if (i == 0 || strcmp(lines[i].text, lines[i - 1].text) != 0)
+			printf("%s\n", lines[i].text);
+	return true;
+}
+
+static int
+compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+print_sorted_unique(char **v, int n)
+{
+	if (n)
+		qsort(v, (size_t)n, sizeof(*v), compare_strings);
+	for (int i = 0; i < n; i++)
+		if (i == 0 || strcmp(v[i], v[i - 1]) != 0)
+			printf("%s\n", v[i]);
+}
+
+static const char *
+function_signature(struct session *s, const struct node *f)
+{
+	char buf[1024];
+	size_t len = 0;
+
+	len += (size_t)snprintf(buf, sizeof(buf), "%s:%s(", f->u.function.name,
+				type_name(f->u.function.ret == TY_UNKNOWN ?
+					  TY_VOID : f->u.function.ret));
+	for (int i = 0; i < f->u.function.params.n && len < sizeof(buf) - 80;
+	     i++) {
+		const struct node *p = f->u.function.params.v[i];
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+					"%s%s:%s", i ? ", " : "",
+					p->u.symbol.name,
+					type_name(p->u.symbol.decl_type));
+	}
+	snprintf(buf + len, sizeof(buf) - len, ")");
+	return arena_strdup(s->arena, buf);
+}
+
+bool
+pass_dump(struct session *s)
+{
+	char **v = NULL;
+	int n = 0, cap = 0;
+
+	if (!tapset_load_macros(s) || !tapset_load_library(s))
+		return false;
+	if (s->opts.dump_probe_types) {
+		static const char *const types[] = {
+			"begin", "begin(NUMBER)", "end", "end(NUMBER)",
+			"error", "error(NUMBER)", "never",
+			"timer.s(NUMBER)", "timer.ms(NUMBER)",
+			"timer.us(NUMBER)", "timer.ns(NUMBER)",
+			"timer.hz(NUMBER)", "timer.jiffies(NUMBER)",
+			"timer.profile", "kernel.trace(STRING)",
+			"kprobe.function(STRING)",
+			"kprobe.function(STRING).return",
+			"kprobe.module(STRING).function(STRING)",
+			"kprobe.module(STRING).function(STRING).return",
+			"kprobe.statement(NUMBER).absolute",
+		};
+		for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+			printf("%s\n", types[i]);
+	}
+	for (int f = 0; f < s->nlibrary; f++) {
+		struct node_list *items = &s->library[f]->items;
+		for (int i = 0; i < items->n; i++) {
+			struct node *it = items->v[i];
+			const char *line = NULL;
+			if (s->opts.dump_functions && it->kind == N_FUNCTION &&
+			    !it->u.function.is_private)
+				line = function_signature(s, it);
+			if (s->opts.dump_probe_aliases && it->kind == N_ALIAS)
+				for (int j = 0; j < it->u.alias.names.n; j++) {
+					v = arena_grow(s->arena, v, sizeof(*v), &cap, n + 1);
+					v[n++] = (char *)pp_to_string(
+						s->arena, it->u.alias.names.v[j]);
+				}
+			if (line) {
+				v = arena_grow(s->arena, v, sizeof(*v), &cap, n + 1);
+				v[n++] = (char *)line;
+			}
+		}
+	}
+	print_sorted_unique(v, n);
+	return true;
+}

@@ -1,0 +1,95 @@
+/*
+ * provider.h -- probe providers: one module per probe family.
+ *
+ * Elaboration hands every concrete probe point (aliases already expanded)
+ * to the provider that claims its first components. The provider expands
+ * wildcards into derived probes (elab_add_probe), answers which context
+ * variables ($name) a derived probe offers, and keeps its parameters in
+ * dp->pdata, one of the pdata structs below, which code generation reads.
+ * A family that is recognised but not built yet says so by name.
+ */
+#ifndef TAPC_PROVIDERS_PROVIDER_H
+#define TAPC_PROVIDERS_PROVIDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "translator/ast.h"
+#include "translator/sema.h"
+
+struct elab;
+
+struct provider {
+	const char *name;		/* "timer" */
+	/* Whether this provider owns `point` (by its first components). */
+	bool (*claims)(const struct node *point);
+	/*
+	 * Expand `point` into derived probes with elab_add_probe(). Returns
+	 * how many were added: 0 when nothing matched (the caller reports
+	 * it unless the point is optional), -1 after reporting an error.
+	 */
+	int (*match)(struct elab *e, struct node *point);
+	/* The context variable `name` (without '$') of `dp`, or NULL. */
+	struct context_var *(*context)(struct elab *e, struct derived_probe *dp,
+				       const char *name);
+	/* Every context variable of `dp`, for -L and for hints. */
+	int (*list_context)(struct elab *e, struct derived_probe *dp,
+			    struct context_var ***out);
+};
+
+/* ---- what code generation reads from dp->pdata ---- */
+
+enum pdata_kind {
+	PD_BEGIN, PD_END, PD_ERROR, PD_NEVER,
+	PD_TIMER, PD_PROFILE, PD_TRACEPOINT, PD_KPROBE,
+};
+
+struct pdata_begin_end {
+	enum pdata_kind kind;		/* PD_BEGIN, PD_END, PD_ERROR, PD_NEVER */
+	int64_t sequence;		/* begin(-5): run order, default 0 */
+};
+
+struct pdata_timer {
+	enum pdata_kind kind;		/* PD_TIMER or PD_PROFILE */
+	uint64_t period_ns;		/* for .hz: 1e9 / N */
+	uint64_t randomize_ns;		/* .randomize(M), 0 if none */
+	bool jiffies;			/* period given in jiffies */
+	uint64_t jiffies_count;		/* timer.jiffies(N) */
+};
+
+struct pdata_tracepoint {
+	enum pdata_kind kind;		/* PD_TRACEPOINT */
+	const char *system;		/* "sched" ("" when unknown) */
+	const char *name;		/* "sched_switch" */
+	int nargs;
+	struct context_var **args;	/* TP_PROTO arguments, in order */
+};
+
+struct pdata_kprobe {
+	enum pdata_kind kind;		/* PD_KPROBE */
+	const char *symbol;		/* "vfs_read" */
+	const char *module;		/* NULL for the kernel */
+	bool is_return;
+	uint64_t address;		/* kprobe.statement(ADDR).absolute */
+	int maxactive;			/* .maxactive(N), 0 = default */
+};
+
+static inline enum pdata_kind
+pdata_kind_of(const void *pdata)
+{
+	return *(const enum pdata_kind *)pdata;
+}
+
+/* The registry, in the order providers are asked. */
+extern const struct provider *const provider_registry[];
+const struct provider *provider_for(const struct node *point);
+
+/* Helpers for providers reading points. */
+bool pp_is(const struct node *point, int i, const char *name);
+const char *pp_name(const struct node *point, int i);
+const struct node *pp_arg(const struct node *point, int i);
+bool pp_arg_number(const struct node *point, int i, int64_t *out);
+const char *pp_arg_string(const struct node *point, int i);
+const char *pp_to_string(struct arena *a, const struct node *point);
+
+#endif

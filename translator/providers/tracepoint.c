@@ -1,0 +1,127 @@
+/*
+ * tracepoint.c -- kernel.trace("NAME"): static tracepoints, found in the
+ * target kernel's BTF (btf_trace_* types), with subsystem names from the
+ * headers or tracefs. NAME may be "sched_switch", "sched:sched_switch" or
+ * a glob of either ("sched:*", "*"). The tracepoint's arguments become
+ * context variables ($prev, $next, ...) of type long (pointers are
+ * addresses, read through kernel_string() and friends).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "translator/debuginfo/kernel.h"
+#include "translator/debuginfo/tracepoints.h"
+#include "translator/elab.h"
+#include "translator/providers/provider.h"
+
+static bool
+tracepoint_claims(const struct node *point)
+{
+	return pp_is(point, 0, "kernel") && pp_is(point, 1, "trace");
+}
+
+struct match_ctx {
+	struct elab *e;
+	struct node *point;
+	int count;
+};
+
+static struct pdata_tracepoint *
+make_pdata(struct elab *e, const struct tracepoint *tp)
+{
+	struct pdata_tracepoint *pd = arena_alloc(e->s->arena, sizeof(*pd));
+
+	pd->kind = PD_TRACEPOINT;
+	pd->system = tp->system;
+	pd->name = tp->name;
+	pd->nargs = tp->nargs;
+	pd->args = arena_alloc(e->s->arena,
+			       sizeof(*pd->args) * (size_t)(tp->nargs + 1));
+	for (int i = 0; i < tp->nargs; i++) {
+		const struct tp_arg *a = &tp->args[i];
+		struct context_var *cv = elab_new_context_var(
+			e, a->name, TY_LONG, a->type_text);
+		cv->arg_index = i;
+		cv->is_pointer = a->is_pointer;
+		cv->is_signed = a->is_signed;
+		cv->size = (int)a->size;
+		pd->args[i] = cv;
+	}
+	return pd;
+}
+
+static bool
+add_one(const struct tracepoint *tp, void *ctx)
+{
+	struct match_ctx *m = ctx;
+	struct elab *e = m->e;
+	const char *name = *tp->system ?
+		arena_printf(e->s->arena, "kernel.trace(\"%s:%s\")",
+			     tp->system, tp->name) :
+		arena_printf(e->s->arena, "kernel.trace(\"%s\")", tp->name);
+
+	elab_add_probe(e, m->point, name, make_pdata(e, tp));
+	m->count++;
+	return true;
+}
+
+static int
+tracepoint_match(struct elab *e, struct node *point)
+{
+	const char *spec = pp_arg_string(point, 1);
+	char err[256];
+
+	if (!spec || point->u.point.ncomps != 2) {
+		diag_error(&e->s->diag, point->loc, "E_PROBE_ARG",
+			   "expected kernel.trace(\"NAME\") or kernel.trace(\"SUBSYSTEM:NAME\")");
+		return -1;
+	}
+	struct kernel_target *kt = elab_kernel(e, point->loc);
+	if (!kt)
+		return -1;
+	struct tracepoints *tps = kernel_tracepoints(kt, err, sizeof(err));
+	if (!tps) {
+		diag_error(&e->s->diag, point->loc, "E_NO_TRACEPOINTS",
+			   "cannot list the kernel's tracepoints: %s", err);
+		return -1;
+	}
+	struct match_ctx m = { e, point, 0 };
+	tracepoints_foreach(tps, spec, add_one, &m);
+	return m.count;
+}
+
+static struct context_var *
+tracepoint_context(struct elab *e, struct derived_probe *dp, const char *name)
+{
+	struct pdata_tracepoint *pd = dp->pdata;
+
+	if (strcmp(name, "$parms") == 0 || strcmp(name, "$vars") == 0) {
+		struct context_var *cv = elab_new_context_var(
+			e, name, TY_STRING, "string");
+		cv->arg_index = -1;
+		return cv;
+	}
+	for (int i = 0; i < pd->nargs; i++)
+		if (strcmp(pd->args[i]->name, name) == 0)
+			return pd->args[i];
+	return NULL;
+}
+
+static int
+tracepoint_list(struct elab *e, struct derived_probe *dp,
+		struct context_var ***out)
+{
+	struct pdata_tracepoint *pd = dp->pdata;
+
+	(void)e;
+	*out = pd->args;
+	return pd->nargs;
+}
+
+const struct provider provider_tracepoint = {
+	.name = "tracepoint",
+	.claims = tracepoint_claims,
+	.match = tracepoint_match,
+	.context = tracepoint_context,
+	.list_context = tracepoint_list,
+};

@@ -1,0 +1,461 @@
+/*
+ * resolve.c -- binding every name of the elaborated program.
+ *
+ * In each derived probe and each function that is called, a name is a
+ * local (of that probe or function), else a global (the script's, or the
+ * library's, pulled in on first use; a private one only from its own
+ * file), else a new local. Calls bind to a script function, else a library
+ * function, by name and arity; functions are resolved when first called.
+ * $names bind to the probe's context variables through its provider;
+ * @defined(...) becomes 1 or 0 here. Types are left to types.c.
+ */
+#include <string.h>
+
+#include "translator/elab.h"
+#include "translator/providers/provider.h"
+
+struct scope {
+	struct symbol **v;
+	int n, cap;
+};
+
+struct resolver {
+	struct elab *e;
+	struct derived_probe *dp;	/* NULL inside a function */
+	struct function_sym *fn;	/* NULL inside a probe */
+	struct scope *locals;
+	struct function_sym **queue;	/* functions pulled in, to resolve */
+	int nqueue, cap_queue;
+};
+
+static struct arena *
+A(struct resolver *r)
+{
+	return r->e->s->arena;
+}
+
+static const char *const print_family[] = {
+	"printf", "sprintf", "print", "println", "printd", "printdln",
+	"sprint", "sprintln", "sprintd", "sprintdln", NULL,
+};
+
+static bool
+is_print_family(const char *name)
+{
+	for (int i = 0; print_family[i]; i++)
+		if (strcmp(name, print_family[i]) == 0)
+			return true;
+	return false;
+}
+
+static struct symbol *
+new_symbol(struct resolver *r, const char *name, enum sym_kind kind,
+	   struct node *decl)
+{
+	struct symbol *s = arena_alloc(A(r), sizeof(*s));
+
+	s->name = name;
+	s->kind = kind;
+	s->decl = decl;
+	return s;
+}
+
+static void
+scope_add(struct resolver *r, struct scope *sc, struct symbol *s)
+{
+	sc->v = arena_grow(A(r), sc->v, sizeof(*sc->v), &sc->cap, sc->n + 1);
+	s->index = sc->n;
+	sc->v[sc->n++] = s;
+}
+
+static struct symbol *
+scope_find(struct scope *sc, const char *name)
+{
+	for (int i = 0; sc && i < sc->n; i++)
+		if (strcmp(sc->v[i]->name, name) == 0)
+			return sc->v[i];
+	return NULL;
+}
+
+/* ---- globals ---- */
+
+static bool
+visible_from(const struct node *decl, bool is_private, struct loc use)
+{
+	return !is_private || decl->loc.src == use.src;
+}
+
+static struct symbol *
+global_for_decl(struct resolver *r, struct node *decl)
+{
+	struct program *p = r->e->prog;
+	int cap = p->nglobals;
+
+	for (int i = 0; i < p->nglobals; i++)
+		if (p->globals[i]->decl == decl)
+			return p->globals[i];
+	struct symbol *s = new_symbol(r, decl->u.global.name, SYM_GLOBAL, decl);
+	s->max_entries = decl->u.global.size;
+	s->wrap = decl->u.global.wrap;
+	s->init = decl->u.global.init;
+	s->is_private = decl->u.global.is_private;
+	s->index = p->nglobals;
+	p->globals = arena_grow(A(r), p->globals, sizeof(*p->globals), &cap,
+				p->nglobals + 1);
+	p->globals[p->nglobals++] = s;
+	return s;
+}
+
+static struct symbol *
+find_global(struct resolver *r, const char *name, struct loc use)
+{
+	struct elab *e = r->e;
+
+	for (int i = 0; i < e->nglobals; i++) {
+		struct node *g = e->globals[i];
+		if (strcmp(g->u.global.name, name) == 0 &&
+		    visible_from(g, g->u.global.is_private, use))
+			return global_for_decl(r, g);
+	}
+	return NULL;
+}
+
+static void
+bind_symbol(struct resolver *r, struct node *n)
+{
+	const char *name = n->u.symbol.name;
+	struct symbol *s = scope_find(r->locals, name);
+
+	if (!s)
+		s = find_global(r, name, n->loc);
+	if (!s) {
+		s = new_symbol(r, name, SYM_LOCAL, n);
+		scope_add(r, r->locals, s);
+	}
+	n->u.symbol.sym = s;
+}
+
+/* ---- functions ---- */
+
+static struct function_sym *
+function_for_decl(struct resolver *r, struct node *decl)
+{
+	struct program *p = r->e->prog;
+	int cap = p->nfunctions;
+
+	for (int i = 0; i < p->nfunctions; i++)
+		if (p->functions[i]->decl == decl)
+			return p->functions[i];
+	struct function_sym *f = arena_alloc(A(r), sizeof(*f));
+	f->name = decl->u.function.name;
+	f->decl = decl;
+	f->ret = decl->u.function.ret;
+	f->from_tapset = decl->loc.src && decl->loc.src->is_tapset;
+	f->index = p->nfunctions;
+	p->functions = arena_grow(A(r), p->functions, sizeof(*p->functions),
+				  &cap, p->nfunctions + 1);
+	p->functions[p->nfunctions++] = f;
+	r->queue = arena_grow(A(r), r->queue, sizeof(*r->queue),
+			      &r->cap_queue, r->nqueue + 1);
+	r->queue[r->nqueue++] = f;
+	return f;
+}
+
+static struct node *
+find_function_decl(struct resolver *r, const char *name, int nargs,
+		   struct loc use, bool *wrong_arity)
+{
+	struct elab *e = r->e;
+
+	*wrong_arity = false;
+	for (int i = 0; i < e->nfunctions; i++) {
+		struct node *f = e->functions[i];
+		if (strcmp(f->u.function.name, name) != 0 ||
+		    !visible_from(f, f->u.function.is_private, use))
+			continue;
+		if (f->u.function.params.n == nargs)
+			return f;
+		*wrong_arity = true;
+	}
+	return NULL;
+}
+
+static void
+hint_function(struct resolver *r, const char *name)
+{
+	struct elab *e = r->e;
+	const char *best = NULL;
+	int best_d = 3;
+
+	for (int i = 0; i < e->nfunctions; i++) {
+		int d = elab_edit_distance(name, e->functions[i]->u.function.name);
+		if (d < best_d) {
+			best_d = d;
+			best = e->functions[i]->u.function.name;
+		}
+	}
+	if (best)
+		diag_hint(&e->s->diag, "did you mean '%s'?", best);
+}
+
+static void
+bind_call(struct resolver *r, struct node *n)
+{
+	bool wrong_arity;
+
+	if (is_print_family(n->u.call.name))
+		return;
+	struct node *decl = find_function_decl(r, n->u.call.name,
+					       n->u.call.args.n, n->loc,
+					       &wrong_arity);
+	if (decl) {
+		n->u.call.fn = function_for_decl(r, decl);
+		return;
+	}
+	if (wrong_arity) {
+		diag_error(&r->e->s->diag, n->loc, "E_ARITY",
+			   "function '%s' does not take %d argument%s",
+			   n->u.call.name, n->u.call.args.n,
+			   n->u.call.args.n == 1 ? "" : "s");
+		return;
+	}
+	diag_error(&r->e->s->diag, n->loc, "E_UNRESOLVED_FUNC",
+		   "unresolved function '%s'", n->u.call.name);
+	hint_function(r, n->u.call.name);
+}
+
+/* ---- context variables ---- */
+
+static struct context_var *
+lookup_target(struct resolver *r, const char *name)
+{
+	struct derived_probe *dp = r->dp;
+
+	if (!dp || !dp->provider)
+		return NULL;
+	return dp->provider->context(r->e, dp, name + 1);
+}
+
+static void
+note_ctxvar(struct resolver *r, struct context_var *cv)
+{
+	struct derived_probe *dp = r->dp;
+	int cap = dp->nctxvars;
+
+	for (int i = 0; i < dp->nctxvars; i++)
+		if (dp->ctxvars[i] == cv)
+			return;
+	dp->ctxvars = arena_grow(A(r), dp->ctxvars, sizeof(*dp->ctxvars),
+				 &cap, dp->nctxvars + 1);
+	dp->ctxvars[dp->nctxvars++] = cv;
+}
+
+static void
+hint_targets(struct resolver *r)
+{
+	struct context_var **vars;
+	char list[512] = "";
+	int n = r->dp ? r->dp->provider->list_context(r->e, r->dp, &vars) : 0;
+
+	for (int i = 0; i < n && strlen(list) < sizeof(list) - 80; i++) {
+		strcat(list, i ? " $" : "$");
+		strcat(list, vars[i]->name);
+	}
+	if (n)
+		diag_hint(&r->e->s->diag, "this probe has: %s", list);
+	else
+		diag_hint(&r->e->s->diag, "this probe point has no context variables");
+}
+
+static void
+bind_target(struct resolver *r, struct node *n)
+{
+	const struct target_path *path = &n->u.target.path;
+
+	if (!r->dp) {
+		diag_error(&r->e->s->diag, n->loc, "E_TARGET_CONTEXT",
+			   "context variable '%s' used in a function; pass it as an argument",
+			   n->u.target.name);
+		return;
+	}
+	struct context_var *cv = lookup_target(r, n->u.target.name);
+	if (!cv) {
+		diag_error(&r->e->s->diag, n->loc, "E_UNRESOLVED_TARGET",
+			   "probe %s has no context variable '%s'",
+			   r->dp->name, n->u.target.name);
+		hint_targets(r);
+		return;
+	}
+	if (path->nsteps || path->addr_of || path->pretty) {
+		diag_error(&r->e->s->diag, n->loc, "E_UNSUPPORTED",
+			   "member access, '&' and pretty printing of context variables are not supported yet");
+		return;
+	}
+	n->u.target.cv = cv;
+	n->type = cv->type;
+	note_ctxvar(r, cv);
+}
+
+/* @defined(x) is 1 when x resolves, else 0, decided here. */
+static void
+fold_defined(struct resolver *r, struct node *n)
+{
+	struct node *arg = n->u.atop.args.v[0];
+	bool defined = false;
+
+	if (arg->kind == N_TARGET && r->dp && !arg->u.target.path.nsteps)
+		defined = lookup_target(r, arg->u.target.name) != NULL;
+	n->kind = N_NUMBER;
+	n->u.number.value = defined;
+	n->u.number.text = defined ? "1" : "0";
+}
+
+/* ---- the walk ---- */
+
+static bool
+resolve_pre(struct node *n, void *ctx)
+{
+	struct resolver *r = ctx;
+
+	switch (n->kind) {
+	case N_SYMBOL:
+		bind_symbol(r, n);
+		return false;
+	case N_CALL:
+		bind_call(r, n);
+		return true;
+	case N_TARGET:
+		bind_target(r, n);
+		return true;
+	case N_DEFINED:
+		fold_defined(r, n);
+		return false;
+	case N_CAST: case N_ATVAR: case N_AUTOCAST: case N_PERF:
+	case N_REGISTER: case N_DEREF: case N_PROBEWRITE:
+		diag_error(&r->e->s->diag, n->loc, "E_UNSUPPORTED",
+			   "%s is not supported yet", ast_kind_name(n->kind));
+		return false;
+	case N_EMBEDDED_EXPR:
+		if (r->fn && r->fn->from_tapset)
+			return false;
+		if (!r->e->s->opts.guru)
+			diag_error(&r->e->s->diag, n->loc, "E_EMBEDDED_GURU",
+				   "embedded C code in a script needs guru mode");
+		return false;
+	default:
+		return true;
+	}
+}
+
+static void
+resolve_function(struct resolver *r, struct function_sym *f)
+{
+	struct scope *sc = arena_alloc(A(r), sizeof(*sc));
+	struct node *decl = f->decl;
+
+	r->dp = NULL;
+	r->fn = f;
+	r->locals = sc;
+	f->nparams = decl->u.function.params.n;
+	for (int i = 0; i < f->nparams; i++) {
+		struct node *p = decl->u.function.params.v[i];
+		struct symbol *s = new_symbol(r, p->u.symbol.name, SYM_PARAM, p);
+		s->type = p->u.symbol.decl_type;
+		p->u.symbol.sym = s;
+		scope_add(r, sc, s);
+	}
+	f->params = sc->v;
+	ast_walk(decl->u.function.body, resolve_pre, NULL, r);
+	f->locals = sc->v;
+	f->nlocals = sc->n;
+	f->params = sc->v;
+}
+
+static void
+resolve_probe(struct resolver *r, struct derived_probe *dp)
+{
+	struct scope *sc = arena_alloc(A(r), sizeof(*sc));
+
+	r->dp = dp;
+	r->fn = NULL;
+	r->locals = sc;
+	ast_walk(dp->cond, resolve_pre, NULL, r);
+	ast_walk(dp->body, resolve_pre, NULL, r);
+	dp->locals = sc->v;
+	dp->nlocals = sc->n;
+}
+
+/* Every global the user declared is part of the program, used or not
+ * (optimize.c drops the unused ones with a warning). */
+static void
+declare_user_globals(struct resolver *r)
+{
+	struct file_ast *f = r->e->s->user_file;
+
+	for (int i = 0; i < f->items.n; i++)
+		if (f->items.v[i]->kind == N_GLOBAL)
+			global_for_decl(r, f->items.v[i]);
+}
+
+static void
+apply_cmdline_globals(struct resolver *r)
+{
+	struct session *s = r->e->s;
+	struct program *p = r->e->prog;
+
+	for (int i = 0; i < s->opts.nglobals; i++) {
+		const struct global_opt *g = &s->opts.globals[i];
+		struct symbol *sym = NULL;
+		for (int j = 0; j < p->nglobals; j++)
+			if (strcmp(p->globals[j]->name, g->name) == 0)
+				sym = p->globals[j];
+		if (!sym) {
+			diag_fatal_noloc(&s->diag,
+					 "-G %s: the script has no global '%s'",
+					 g->name, g->name);
+			continue;
+		}
+		sym->cmdline_value = g->value;
+		sym->written = true;
+	}
+}
+
+bool
+resolve_program(struct elab *e)
+{
+	struct resolver r = { .e = e };
+	int errors = e->s->diag.errors;
+
+	declare_user_globals(&r);
+	for (int i = 0; i < e->prog->nprobes; i++)
+		resolve_probe(&r, e->prog->probes[i]);
+	for (int i = 0; i < r.nqueue; i++)
+		resolve_function(&r, r.queue[i]);
+	apply_cmdline_globals(&r);
+	return e->s->diag.errors == errors;
+}
+
+int
+elab_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	int row[64];
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= la; i++) {
+		int prev = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			int cur = row[j];
+			int sub = prev + (a[i - 1] != b[j - 1]);
+			int del = row[j] + 1, ins = row[j - 1] + 1;
+			row[j] = sub < del ? (sub < ins ? sub : ins)
+					   : (del < ins ? del : ins);
+			prev = cur;
+		}
+	}
+	return row[lb];
+}

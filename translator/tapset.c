@@ -1,0 +1,180 @@
+/*
+ * tapset.c -- loading the tapset library.
+ *
+ * Files are read in a fixed order (directory order of the search path,
+ * then names sorted) so that runs are reproducible. Every file is parsed
+ * with the library's shared macro table; a .stpm file's @defines go into
+ * it, a .stp file's stay local. Parsing the whole library is fast (the
+ * lexer and grammar run at tens of MB/s); elaboration then pulls in only
+ * the functions, globals and aliases a script uses.
+ */
+#include "translator/tapset.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "translator/elab.h"
+#include "translator/parse.h"
+#include "translator/preproc.h"
+#include "translator/providers/provider.h"
+
+/* Running from the build tree? Then the source tree's tapsets/ is the
+ * library, so that a developer's edits take effect without installing. */
+static bool
+running_uninstalled(void)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return false;
+	self[n] = '\0';
+	char *slash = strrchr(self, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
+	return strcmp(self, TAPC_BUILDDIR) == 0;
+}
+
+const char *
+tapset_default_dir(struct session *s)
+{
+	const char *env = getenv("TAPC_TAPSET_DIR");
+
+	if (env && *env)
+		return env;
+	if (running_uninstalled())
+		return TAPC_SRCDIR "/tapsets";
+	(void)s;
+	return TAPC_PKGDATADIR "/tapsets";
+}
+
+static int
+compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Files in `dir` ending in `suffix`, sorted; arena-owned. */
+static char **
+list_dir(struct session *s, const char *dir, const char *suffix, int *count)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	int n = 0, cap = 0;
+	size_t sl = strlen(suffix);
+
+	*count = 0;
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		if (l <= sl || strcmp(de->d_name + l - sl, suffix) != 0)
+			continue;
+		names = arena_grow(s->arena, names, sizeof(*names), &cap, n + 1);
+		names[n++] = arena_printf(s->arena, "%s/%s", dir, de->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, (size_t)n, sizeof(*names), compare_names);
+	*count = n;
+	return names;
+}
+
+static void
+each_library_file(struct session *s, const char *suffix,
+		  void (*fn)(struct session *s, const char *path))
+{
+	for (int i = 0; i < s->opts.ninclude_dirs; i++) {
+		int n;
+		char **f = list_dir(s, s->opts.include_dirs[i], suffix, &n);
+		for (int j = 0; j < n; j++)
+			fn(s, f[j]);
+	}
+	int n;
+	char **f = list_dir(s, tapset_default_dir(s), suffix, &n);
+	for (int j = 0; j < n; j++)
+		fn(s, f[j]);
+}
+
+static void
+load_macro_file(struct session *s, const char *path)
+{
+	struct source *src = source_from_file(s, path, true);
+
+	if (src)
+		parse_source_with(s, src, s->macros, true);
+}
+
+bool
+tapset_load_macros(struct session *s)
+{
+	int errors = s->diag.errors;
+
+	if (!s->macros)
+		s->macros = macro_table_new(s);
+	each_library_file(s, ".stpm", load_macro_file);
+	return s->diag.errors == errors;
+}
+
+static void
+load_script_file(struct session *s, const char *path)
+{
+	struct source *src = source_from_file(s, path, true);
+	int cap = s->nlibrary;
+
+	if (!src)
+		return;
+	struct file_ast *f = parse_source_with(s, src, s->macros, false);
+	s->library = arena_grow(s->arena, s->library, sizeof(*s->library),
+				&cap, s->nlibrary + 1);
+	s->library[s->nlibrary++] = f;
+}
+
+bool
+tapset_load_library(struct session *s)
+{
+	int errors = s->diag.errors;
+
+	if (s->library_loaded)
+		return true;
+	s->library_loaded = true;
+	if (!s->macros)
+		tapset_load_macros(s);
+	each_library_file(s, ".stp", load_script_file);
+	if (s->diag.errors != errors) {
+		diag_fatal_noloc(&s->diag,
+				 "the tapset library has errors (see above)");
+		return false;
+	}
+	return true;
+}
+
+void
+tapset_hint_probe(struct elab *e, const struct node *point)
+{
+	const char *written = pp_to_string(e->s->arena, point);
+	const char *best = NULL;
+	int best_d = 4;
+
+	for (int i = 0; i < e->naliases; i++) {
+		const struct node_list *names = &e->aliases[i]->u.alias.names;
+		for (int j = 0; j < names->n; j++) {
+			const char *cand = pp_to_string(e->s->arena, names->v[j]);
+			int d = elab_edit_distance(written, cand);
+			if (d < best_d) {
+				best_d = d;
+				best = cand;
+			}
+		}
+	}
+	if (best)
+		diag_hint(&e->s->diag, "did you mean '%s'?", best);
+	else
+		diag_hint(&e->s->diag,
+			  "probe points start with begin, end, error, never, timer, kernel.trace, kprobe, or a tapset alias such as syscall.*");
+}

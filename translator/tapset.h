@@ -1,0 +1,28 @@
+/*
+ * tapset.h -- the tapset library: finding it, loading its macros (*.stpm,
+ * needed already by pass 1) and its scripts (*.stp, for pass 2).
+ *
+ * The search path is every -I DIR, then the source tree's tapsets/ when
+ * tapc runs from its build tree, else the installed $(pkgdatadir)/tapsets;
+ * TAPC_TAPSET_DIR in the environment replaces the default.
+ */
+#ifndef TAPC_TAPSET_H
+#define TAPC_TAPSET_H
+
+#include <stdbool.h>
+
+#include "translator/session.h"
+
+struct elab;
+struct node;
+
+/* Parse every *.stpm of the library into s->macros. */
+bool tapset_load_macros(struct session *s);
+/* Parse every *.stp of the library into s->library (once). */
+bool tapset_load_library(struct session *s);
+/* The directory of the default library, for messages and listings. */
+const char *tapset_default_dir(struct session *s);
+/* "did you mean" for a probe point no alias or provider knows. */
+void tapset_hint_probe(struct elab *e, const struct node *point);
+
+#endif
