@@ -254,7 +254,6 @@ taprun_handle_msg(struct taprun_session *s, const struct taprun_msg *m)
 			taprun_err("module %s could not arm its probes: %s", s->name, strerror(-st->status));
 			s->status = 1;
 		}
-		taprun_relay_read_all(&s->relay);	/* begin output first */
 		taprun_release_child(s);
 		break;
 	case TAP_MSG_ERROR:
@@ -354,11 +353,20 @@ taprun_start(struct taprun_session *s)
 {
 	struct tap_msg_start start = { .target_pid = s->o->target };
 
+	int ret;
+
 	if (s->child > 0)
 		start.target_pid = s->child;
 	if (s->o->timeout > 0)
 		s->exit_deadline_ms = taprun_now_ms() + (long long)(s->o->timeout * 1000);
-	return taprun_ctl_send(&s->ctl, TAP_MSG_START, &start, sizeof(start));
+	/* The begin probes run inside this write: their output is complete
+	 * when it returns, and goes out before anything the armed probes
+	 * print. */
+	ret = taprun_ctl_send(&s->ctl, TAP_MSG_START, &start, sizeof(start));
+	if (ret)
+		return ret;
+	taprun_relay_read_all(&s->relay);
+	return taprun_ctl_send(&s->ctl, TAP_MSG_ARM, NULL, 0);
 }
 
 /* Insert, talk, read, and always remove: one cleanup label per resource. */

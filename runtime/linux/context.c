@@ -74,11 +74,15 @@ tap_context_enter(const struct tap_probe *probe, int want_state)
 
 	if (atomic_read(&tap_session_state) != want_state || !tap_contexts)
 		return NULL;
+	/* Some callers are preemptible (begin/end; syscall tracepoints on
+	 * newer kernels): the context belongs to this CPU until exit. */
+	preempt_disable();
 	c = tap_contexts[smp_processor_id()];
 	if (atomic_inc_return(&c->busy) != 1) {
 		/* This CPU is already in a handler (an interrupt or a
 		 * probe hit inside a handler): never nest. */
 		atomic_dec(&c->busy);
+		preempt_enable();
 		tap_count_skip();
 		return NULL;
 	}
@@ -114,6 +118,20 @@ tap_context_exit(struct tap_context *c)
 		tap_report_error(c);
 	c->probe = NULL;
 	atomic_dec(&c->busy);
+	preempt_enable();
+}
+
+void
+tap_warn(struct tap_context *c, const char *fmt, ...)
+{
+	char text[TAP_ERRBUF_SIZE];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vscnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	tap_ctl_send_atomic(TAP_MSG_WARNING, text, n);
 }
 
 void

@@ -10,7 +10,8 @@
  * A handler is bracketed by tap_context_enter() / tap_context_exit().  Enter
  * refuses (returns NULL) when the session is not in the state the probe runs
  * in, or when this CPU is already inside a handler (the reentrancy guard);
- * the latter is counted as skipped.  Must not: sleep or allocate.
+ * the latter is counted as skipped.  Between the two, preemption is off.
+ * Must not: sleep or allocate.
  */
 #ifndef TAP_LINUX_CONTEXT_H
 #define TAP_LINUX_CONTEXT_H
@@ -83,6 +84,9 @@ void tap_context_exit(struct tap_context *c);
  * tap_context_exit() reports it and stops the script past MAXERRORS.
  */
 __printf(2, 3) void tap_error(struct tap_context *c, const char *fmt, ...);
+
+/* The script's warn(): a WARNING line on taprun's stderr; no stop. */
+__printf(2, 3) void tap_warn(struct tap_context *c, const char *fmt, ...);
 
 /* Count one statement; false (and a script error) past MAXACTION. */
 static inline bool

@@ -3,8 +3,8 @@
  * the session life cycle, and the housekeeping timer.
  *
  * Takes: tap_module, the registration table the generated code defines
- * (probes.h); START, EXIT and "loader gone" from the transport; exit()
- * requests from handlers.  Produces: begin probes run after START, then
+ * (probes.h); START, ARM, EXIT and "loader gone" from the transport; exit()
+ * requests from handlers.  Produces: begin probes run on START; on ARM
  * every other probe armed and STARTED sent; on exit: probes disarmed, the
  * loader asked to drain, end probes run, COUNTS and STOPPED sent.
  * Must not: run the stop sequence from handler context -- handlers only flip
@@ -48,13 +48,11 @@ tap_run_special(const struct tap_probe *p, int state)
 {
 	struct tap_context *c;
 
-	preempt_disable();
 	c = tap_context_enter(p, state);
 	if (c) {
 		p->handler(c);
 		tap_context_exit(c);
 	}
-	preempt_enable();
 }
 
 static void
@@ -90,11 +88,11 @@ tap_send_status(u32 type, int status)
 	tap_ctl_send(type, &st, sizeof(st));
 }
 
+/* START: run the begin probes, in the loader's write(2). */
 int
-tap_session_start(int target_pid)
+tap_session_begin(int target_pid)
 {
 	size_t i;
-	int ret = 0;
 
 	mutex_lock(&tap_session_mutex);
 	if (tap_started) {
@@ -105,6 +103,24 @@ tap_session_start(int target_pid)
 	tap_target_pid = target_pid;
 	for (i = 0; i < tap_module.n_begin; i++)
 		tap_run_special(tap_module.begin[i], TAP_SESSION_STARTING);
+	/* The loader reads this before it sends ARM: begin output first. */
+	tap_transport_flush();
+	mutex_unlock(&tap_session_mutex);
+	return 0;
+}
+
+/* ARM: arm every other probe and start running them. */
+int
+tap_session_arm(void)
+{
+	int ret = 0;
+
+	mutex_lock(&tap_session_mutex);
+	if (!tap_started) {
+		mutex_unlock(&tap_session_mutex);
+		return -EPROTO;
+	}
+	/* Not STARTING: a begin probe called exit(); the stop is queued. */
 	if (atomic_read(&tap_session_state) == TAP_SESSION_STARTING) {
 		ret = tap_arm_all();
 		if (ret) {
@@ -116,8 +132,6 @@ tap_session_start(int target_pid)
 				       TAP_SESSION_RUNNING);
 		}
 	}
-	/* Begin output first, before anything the armed probes print. */
-	tap_transport_flush();
 	tap_send_status(TAP_MSG_STARTED, ret);
 	mutex_unlock(&tap_session_mutex);
 	return 0;

@@ -11,8 +11,11 @@
  * Conversation:
  *   loader -> HELLO {magic, version}        module -> HELLO {magic, version,
  *                                                     ncpus, ...}
- *   loader -> START {target pid}            module: begin probes, arm probes,
- *                                                   -> STARTED {status}
+ *   loader -> START {target pid}            module: begin probes run inside
+ *                                           this write(2), output flushed
+ *   loader: reads the trace files dry, so begin output comes first
+ *   loader -> ARM                           module: arm probes,
+ *                                           -> STARTED {status}
  *   ... module -> ERROR / WARNING text at any time ...
  *   loader -> EXIT (SIGINT, -T, -c command ended)   or the script calls exit()
  *   module: disarm probes, -> DRAIN;  loader reads every trace file dry,
@@ -49,7 +52,7 @@ typedef uint64_t tap_u64;
 
 enum tap_msg_type {
 	TAP_MSG_HELLO = 1,	/* both ways: struct tap_msg_hello */
-	TAP_MSG_START = 2,	/* loader: struct tap_msg_start */
+	TAP_MSG_START = 2,	/* loader: struct tap_msg_start; runs begin */
 	TAP_MSG_STARTED = 3,	/* module: struct tap_msg_status; probes armed */
 	TAP_MSG_EXIT = 4,	/* loader: no payload; please stop */
 	TAP_MSG_DRAIN = 5,	/* module: no payload; probes disarmed */
@@ -58,6 +61,7 @@ enum tap_msg_type {
 	TAP_MSG_WARNING = 8,	/* module: text, not NUL-terminated */
 	TAP_MSG_COUNTS = 9,	/* module: struct tap_msg_counts */
 	TAP_MSG_STOPPED = 10,	/* module: struct tap_msg_status; all done */
+	TAP_MSG_ARM = 11,	/* loader: no payload; begin output read */
 };
 
 struct tap_msg_hdr {

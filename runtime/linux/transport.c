@@ -15,6 +15,7 @@
 #include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/irqflags.h>
 #include <linux/mutex.h>
 #include <linux/wait.h>
 #include <linux/uaccess.h>
@@ -33,7 +34,8 @@ static atomic64_t tap_lost_records = ATOMIC64_INIT(0);
 
 static struct tap_ctl_slot *tap_ctl_ring;	/* TAP_CTL_SLOTS slots */
 static unsigned int tap_ctl_head, tap_ctl_tail;	/* producer, consumer */
-static DEFINE_SPINLOCK(tap_ctl_lock);
+/* raw: taken from hard irq handlers, also on PREEMPT_RT */
+static DEFINE_RAW_SPINLOCK(tap_ctl_lock);
 static DECLARE_WAIT_QUEUE_HEAD(tap_ctl_wait);
 static DECLARE_WAIT_QUEUE_HEAD(tap_drain_wait);
 static atomic_t tap_ctl_open = ATOMIC_INIT(0);
@@ -143,9 +145,9 @@ tap_ctl_send(u32 type, const void *payload, size_t len)
 
 	if (!tap_ctl_ring)
 		return -ENODEV;
-	spin_lock_irqsave(&tap_ctl_lock, flags);
+	raw_spin_lock_irqsave(&tap_ctl_lock, flags);
 	ok = __tap_ctl_enqueue(type, payload, len);
-	spin_unlock_irqrestore(&tap_ctl_lock, flags);
+	raw_spin_unlock_irqrestore(&tap_ctl_lock, flags);
 	wake_up_interruptible(&tap_ctl_wait);
 	return ok ? 0 : -ENOSPC;
 }
@@ -159,12 +161,12 @@ tap_ctl_send_atomic(u32 type, const void *payload, size_t len)
 	if (!tap_ctl_ring)
 		return false;
 	/* A handler may interrupt a holder on this CPU: never spin. */
-	if (!spin_trylock_irqsave(&tap_ctl_lock, flags)) {
+	if (!raw_spin_trylock_irqsave(&tap_ctl_lock, flags)) {
 		atomic64_inc(&tap_ctl_dropped);
 		return false;
 	}
 	ok = __tap_ctl_enqueue(type, payload, len);
-	spin_unlock_irqrestore(&tap_ctl_lock, flags);
+	raw_spin_unlock_irqrestore(&tap_ctl_lock, flags);
 	atomic_set(&tap_ctl_wake_pending, 1);
 	return ok;
 }
@@ -227,14 +229,14 @@ tap_ctl_dequeue(void)
 	struct tap_ctl_slot *slot;
 	bool got = false;
 
-	spin_lock_irqsave(&tap_ctl_lock, flags);
+	raw_spin_lock_irqsave(&tap_ctl_lock, flags);
 	if (tap_ctl_head != tap_ctl_tail) {
 		slot = &tap_ctl_ring[tap_ctl_tail % TAP_CTL_SLOTS];
 		memcpy(&tap_ctl_iobuf, slot, sizeof(slot->hdr) + slot->hdr.len);
 		WRITE_ONCE(tap_ctl_tail, tap_ctl_tail + 1);
 		got = true;
 	}
-	spin_unlock_irqrestore(&tap_ctl_lock, flags);
+	raw_spin_unlock_irqrestore(&tap_ctl_lock, flags);
 	return got;
 }
 
@@ -244,11 +246,11 @@ tap_ctl_peek_size(void)
 	unsigned long flags;
 	size_t size = 0;
 
-	spin_lock_irqsave(&tap_ctl_lock, flags);
+	raw_spin_lock_irqsave(&tap_ctl_lock, flags);
 	if (tap_ctl_head != tap_ctl_tail)
 		size = sizeof(struct tap_msg_hdr) +
 		       tap_ctl_ring[tap_ctl_tail % TAP_CTL_SLOTS].hdr.len;
-	spin_unlock_irqrestore(&tap_ctl_lock, flags);
+	raw_spin_unlock_irqrestore(&tap_ctl_lock, flags);
 	return size;
 }
 
@@ -336,7 +338,9 @@ tap_ctl_dispatch(const struct tap_ctl_slot *m)
 	case TAP_MSG_START:
 		if (m->hdr.len < sizeof(*start))
 			return -EINVAL;
-		return tap_session_start(start->target_pid);
+		return tap_session_begin(start->target_pid);
+	case TAP_MSG_ARM:
+		return tap_session_arm();
 	case TAP_MSG_EXIT:
 		tap_request_exit();
 		return 0;

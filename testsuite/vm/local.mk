@@ -18,6 +18,8 @@ TAP_VM_FILES = \
 	testsuite/vm/tests/hello-bulk.out \
 	testsuite/vm/tests/hello-c.out \
 	testsuite/vm/tests/hello-exit.out \
+	testsuite/vm/tests/hello-exit-in-begin.out \
+	testsuite/vm/tests/hello-bad-kprobe.out \
 	testsuite/vm/tests/hello-idle-rc0.out \
 	testsuite/vm/tests/hello-idle.out \
 	testsuite/vm/tests/hello-in-use.out \

@@ -9,7 +9,8 @@
  * never); an optional noisy tracepoint probe (`noisy=1`) printing one
  * checkable line per syscall of programs named "workload", from every
  * CPU; end prints the counts.
- * Module parameters (taprun -G): exit_ticks, noisy, fail_in_timer.
+ * Module parameters (taprun -G): exit_ticks, noisy, fail_in_timer,
+ * exit_in_begin, kprobe_sym (the function both kprobes go on).
  */
 #include "runtime.h"
 #include <linux/sched.h>
@@ -21,6 +22,10 @@ static int noisy;
 module_param(noisy, int, 0);
 static int fail_in_timer;
 module_param(fail_in_timer, int, 0);
+static int exit_in_begin;
+module_param(exit_in_begin, int, 0);
+static char *kprobe_sym = "__x64_sys_getppid";
+module_param(kprobe_sym, charp, 0);
 
 static atomic64_t tp_getppid, kp_getppid, krp_getppid, ticks, noisy_lines;
 
@@ -34,6 +39,10 @@ static void
 begin_handler(struct tap_context *c)
 {
 	tap_printf(c, "begin target=%s\n", tap_target_pid ? "set" : "none");
+	if (exit_in_begin) {
+		tap_warn(c, "exit in begin");
+		tap_request_exit();
+	}
 }
 
 static void
@@ -146,6 +155,16 @@ static struct tap_kprobe_probe kprobe_probes[] = {
 	  .symbol = "__x64_sys_getppid", .is_return = true },
 };
 
+static int
+hello_init(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kprobe_probes); i++)
+		kprobe_probes[i].symbol = kprobe_sym;
+	return 0;
+}
+
 struct tap_module_desc tap_module = {
 	.begin = begin_probes, .n_begin = ARRAY_SIZE(begin_probes),
 	.end = end_probes, .n_end = ARRAY_SIZE(end_probes),
@@ -153,6 +172,7 @@ struct tap_module_desc tap_module = {
 	.tracepoints = tracepoint_probes,
 	.n_tracepoints = ARRAY_SIZE(tracepoint_probes),
 	.kprobes = kprobe_probes, .n_kprobes = ARRAY_SIZE(kprobe_probes),
+	.init = hello_init,
 };
 
 #include "runtime.c"
