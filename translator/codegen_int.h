@@ -41,8 +41,9 @@ struct cg {
 	int static_seq;			/* formats, regexes */
 	bool failed;
 	/* regexes compiled at init */
-	const char **regex_names;
-	const char **regex_patterns;
+	struct cg_regex {
+		const char *name, *pattern;
+	} *regexes;
 	int nregex, regex_cap;
 };
 
@@ -62,8 +63,8 @@ bool cg_is_stat_array(struct symbol *sym);
 const char *cg_expr(struct cg *g, struct node *n);
 const char *cg_str_temp(struct cg *g);
 const char *cg_raise(struct cg *g, const char *msg, const char *near);
-const char *cg_keys(struct cg *g, struct node_list *keys, struct symbol *sym,
-		    uint32_t *wildcard);
+const char *cg_keys_decl(struct cg *g, struct node_list *keys,
+			 const char **arr, uint32_t *wildcard);
 const char *cg_symbol_ref(struct cg *g, struct symbol *sym);
 const char *cg_map_ref(struct cg *g, struct symbol *sym);
 struct symbol *cg_array_symbol(struct node *n);

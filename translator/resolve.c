@@ -310,6 +310,32 @@ fold_defined(struct resolver *r, struct node *n)
 	n->u.number.text = defined ? "1" : "0";
 }
 
+/* Context variables are read-only unless the user takes responsibility
+ * with -g. */
+static void
+check_target_write(struct resolver *r, struct node *lhs)
+{
+	if (lhs->kind != N_TARGET || r->e->s->opts.guru)
+		return;
+	diag_error(&r->e->s->diag, lhs->loc, "E_TARGET_WRITE",
+		   "context variable '%s' is read-only", lhs->u.target.name);
+	diag_hint(&r->e->s->diag,
+		  "writing to the traced program needs guru mode (-g)");
+}
+
+/* @entry(x) evaluates x when the function was entered: only meaningful in
+ * a .return probe. */
+static void
+check_entry(struct resolver *r, struct node *n)
+{
+	const struct pdata_kprobe *pd = r->dp ? r->dp->pdata : NULL;
+
+	if (pd && pdata_kind_of(pd) == PD_KPROBE && pd->is_return)
+		return;
+	diag_error(&r->e->s->diag, n->loc, "E_ENTRY_CONTEXT",
+		   "@entry is only meaningful in a .return probe");
+}
+
 /* ---- the walk ---- */
 
 static bool
@@ -330,6 +356,15 @@ resolve_pre(struct node *n, void *ctx)
 	case N_DEFINED:
 		fold_defined(r, n);
 		return false;
+	case N_ASSIGN:
+		check_target_write(r, n->u.binary.lhs);
+		return true;
+	case N_CREMENT:
+		check_target_write(r, n->u.crement.operand);
+		return true;
+	case N_ENTRY:
+		check_entry(r, n);
+		return true;
 	case N_CAST: case N_ATVAR: case N_AUTOCAST: case N_PERF:
 	case N_REGISTER: case N_DEREF: case N_PROBEWRITE:
 		diag_error(&r->e->s->diag, n->loc, "E_UNSUPPORTED",

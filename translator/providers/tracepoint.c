@@ -65,6 +65,18 @@ add_one(const struct tracepoint *tp, void *ctx)
 	return true;
 }
 
+/* "sched:x" finds nothing when the kernel's subsystem names are unknown
+ * (no tracefs mounted, no headers): say so rather than leave the user to
+ * guess. */
+static bool
+systems_unknown(const struct tracepoints *tps)
+{
+	size_t tracefs, headers, unknown;
+
+	tracepoints_system_stats(tps, &tracefs, &headers, &unknown);
+	return unknown > 0 && tracefs + headers == 0;
+}
+
 static int
 tracepoint_match(struct elab *e, struct node *point)
 {
@@ -87,6 +99,15 @@ tracepoint_match(struct elab *e, struct node *point)
 	}
 	struct match_ctx m = { e, point, 0 };
 	tracepoints_foreach(tps, spec, add_one, &m);
+	if (m.count == 0 && strchr(spec, ':') && !e->listing &&
+	    !point->u.point.optional && systems_unknown(tps)) {
+		diag_error(&e->s->diag, point->loc, "E_NO_MATCH",
+			   "probe point '%s' matches nothing",
+			   pp_to_string(e->s->arena, point));
+		diag_hint(&e->s->diag,
+			  "this kernel's tracepoint subsystems are unknown (no tracefs, no headers): name the tracepoint without 'SUBSYSTEM:' or use -r KREL");
+		return -1;
+	}
 	return m.count;
 }
 
