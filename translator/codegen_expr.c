@@ -73,6 +73,7 @@ cg_symbol_ref(struct cg *g, struct symbol *sym)
 {
 	if (sym->kind == SYM_GLOBAL)
 		return cg_global_name(sym);
+	cg_frame_note(g, sym);
 	return cg_fmt(g, "l->l_%s", sym->name);
 }
 

@@ -25,6 +25,17 @@ struct cg_frame {
 	int iter_cap;
 	bool is_function;
 	struct function_sym *fn;
+	struct symbol **syms;		/* locals and params it declares */
+	int nsyms, sym_cap;
+};
+
+/* What a statistics global collects, from how the script reads it. */
+struct cg_stat_use {
+	struct symbol *sym;
+	enum hist_kind hist;
+	bool has_hist;
+	int64_t lo, hi, step;
+	bool variance;
 };
 
 struct cg {
@@ -34,6 +45,9 @@ struct cg {
 	struct cg_writer w;		/* where bodies go */
 	FILE *decls;			/* statics the bodies need, written
 					 * before them */
+	FILE *body_frames;		/* members of union tap_frame */
+	struct cg_stat_use *stats;
+	int nstats, stat_cap;
 	struct cg_frame *frame;
 	const char *err_label;		/* where a script error jumps */
 	const char *out_label;		/* the frame's end */
@@ -82,6 +96,7 @@ const char *cg_builtin_call(struct cg *g, struct node *n,
 			    const struct cg_builtin *b);
 
 /* codegen_probe.c */
+void cg_frame_note(struct cg *g, struct symbol *sym);
 void cg_functions(struct cg *g);
 void cg_probes(struct cg *g);
 const char *cg_function_call(struct cg *g, struct node *n);

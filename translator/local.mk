@@ -29,7 +29,11 @@ translator_libtapc_a_SOURCES = \
 	translator/providers/provider.h translator/providers/registry.c \
 	translator/providers/begin_end.c translator/providers/timer.c \
 	translator/providers/tracepoint.c translator/providers/kprobe.c \
-	translator/providers/unsupported.c
+	translator/providers/unsupported.c \
+	translator/hash.c translator/hash.h \
+	translator/paths.c translator/paths.h \
+	translator/spawn.c translator/spawn.h \
+	translator/kbuild.c translator/kbuild.h
 ## The generated lexer and parser are not held to our warning list.
 translator_libtapc_a_CFLAGS = $(AM_CFLAGS) -Wno-unused-function \
 	-Wno-sign-compare -Wno-missing-prototypes

@@ -92,6 +92,7 @@ struct session {
 	struct diag diag;
 	struct target_facts facts;
 	struct kernel_target *kernel;	/* the target kernel, if installed */
+	const char *kernel_error;	/* why not, if not */
 	struct file_ast *user_file;	/* the script the user gave */
 	struct file_ast **library;	/* tapset files, parsed */
 	int nlibrary;

@@ -11,45 +11,20 @@
 #include "translator/tapset.h"
 
 #include <dirent.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "translator/elab.h"
 #include "translator/parse.h"
 #include "translator/preproc.h"
+#include "translator/paths.h"
 #include "translator/providers/provider.h"
-
-/* Running from the build tree? Then the source tree's tapsets/ is the
- * library, so that a developer's edits take effect without installing. */
-static bool
-running_uninstalled(void)
-{
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	if (n <= 0)
-		return false;
-	self[n] = '\0';
-	char *slash = strrchr(self, '/');
-	if (!slash)
-		return false;
-	*slash = '\0';
-	return strcmp(self, TAPC_BUILDDIR) == 0;
-}
 
 const char *
 tapset_default_dir(struct session *s)
 {
-	const char *env = getenv("TAPC_TAPSET_DIR");
-
-	if (env && *env)
-		return env;
-	if (running_uninstalled())
-		return TAPC_SRCDIR "/tapsets";
 	(void)s;
-	return TAPC_PKGDATADIR "/tapsets";
+	return paths_tapset_dir();
 }
 
 static int

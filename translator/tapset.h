@@ -2,9 +2,8 @@
  * tapset.h -- the tapset library: finding it, loading its macros (*.stpm,
  * needed already by pass 1) and its scripts (*.stp, for pass 2).
  *
- * The search path is every -I DIR, then the source tree's tapsets/ when
- * tapc runs from its build tree, else the installed $(pkgdatadir)/tapsets;
- * TAPC_TAPSET_DIR in the environment replaces the default.
+ * The search path is every -I DIR, then the default library (paths.h:
+ * the source tree's tapsets/ from the build tree, else the installed one).
  */
 #ifndef TAPC_TAPSET_H
 #define TAPC_TAPSET_H

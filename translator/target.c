@@ -40,8 +40,10 @@ target_facts_fill(struct session *s)
 	f->kernel_version = version_of_release(s, f->kernel_release);
 	struct kernel_target *kt = kernel_target_open(s->opts.kernel_release,
 						      NULL, err, sizeof(err));
-	if (!kt)
+	if (!kt) {
+		s->kernel_error = arena_strdup(s->arena, err);
 		return;
+	}
 	f->kernel_release = arena_strdup(s->arena, kernel_release(kt));
 	f->kernel_version = arena_strdup(s->arena, kernel_release_version(kt));
 	f->arch = arena_strdup(s->arena, kernel_arch(kt));
