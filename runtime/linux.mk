@@ -11,6 +11,8 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/context.c \
 	runtime/linux/output.h \
 	runtime/linux/output.c \
+	runtime/linux/memory.h \
+	runtime/linux/memory.c \
 	runtime/linux/transport.h \
 	runtime/linux/transport.c \
 	runtime/linux/probes.h \
@@ -20,6 +22,7 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/module.c \
 	runtime/linux/compat/compat.h \
 	runtime/linux/compat/tapconf.sh \
+	runtime/linux/compat/tests/copy_nofault.c \
 	runtime/linux/compat/tests/get_kretprobe.c \
 	runtime/linux/compat/tests/hrtimer_mode_hard.c \
 	runtime/linux/compat/tests/hrtimer_setup.c \

@@ -5,6 +5,7 @@
  */
 #include "context.c"
 #include "output.c"
+#include "memory.c"
 #include "transport.c"
 #include "probes_timer.c"
 #include "probes_tracepoint.c"

@@ -89,6 +89,11 @@ tap_transport_write(const void *data, size_t len)
 		relay_write(tap_chan, data, len);
 }
 
+/*
+ * relay_flush() switches sub-buffers of every CPU from this one, so it is
+ * only called when no handler can be writing: after begin probes (nothing
+ * armed yet) and after disarming at stop.
+ */
 void
 tap_transport_flush(void)
 {

@@ -10,6 +10,7 @@
 #include <linux/timer.h>
 #include <linux/hrtimer.h>
 #include <linux/kprobes.h>
+#include <linux/uaccess.h>
 #include "tapconf.h"
 
 static inline void
@@ -49,5 +50,13 @@ tap_get_kretprobe(struct kretprobe_instance *ri)
 	return ri->rp;
 #endif
 }
+
+#ifdef TAPCONF_COPY_NOFAULT
+#define tap_copy_from_kernel_nofault	copy_from_kernel_nofault
+#define tap_copy_from_user_nofault	copy_from_user_nofault
+#else
+#define tap_copy_from_kernel_nofault	probe_kernel_read
+#define tap_copy_from_user_nofault	probe_user_read
+#endif
 
 #endif /* TAP_LINUX_COMPAT_H */

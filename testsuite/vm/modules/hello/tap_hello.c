@@ -48,6 +48,15 @@ begin_handler(struct tap_context *c)
 static void
 end_handler(struct tap_context *c)
 {
+	char comm[TASK_COMM_LEN];
+	long bad;
+
+	/* Safe reads: a good one, then a fault that must not oops. */
+	if (tap_kstring(c, comm, current->comm, sizeof(comm)) > 0)
+		tap_puts(c, "kstring ok\n");
+	if (!tap_kread(c, &bad, (void *)16, sizeof(bad)))
+		tap_printf(c, "kread fault: %s\n", c->errbuf);
+	c->error = false;	/* this one was on purpose */
 	tap_printf(c, "tracepoint getppid=%lld\n",
 		   (long long)atomic64_read(&tp_getppid));
 	tap_printf(c, "kprobe getppid=%lld\n",
