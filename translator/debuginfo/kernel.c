@@ -720,6 +720,33 @@ kernel_tracefs_events(void)
 	return NULL;
 }
 
+/*
+ * The running kernel with neither tracefs mounted nor its headers
+ * installed (a build host, a container) still has tracepoints in its BTF
+ * but no subsystem names for them. Those names hardly ever change between
+ * releases, so the newest installed kernel's headers stand in. Returns a
+ * malloc'd directory or NULL.
+ */
+static char *
+kernel_fallback_source_dir(const struct kernel_target *kt)
+{
+	size_t n = 0;
+	char **rels = kernel_installed_releases(&kt->paths, &n);
+	char *dir = NULL;
+
+	for (size_t i = n; rels && i > 0 && !dir; i--) {
+		dir = kernel_keep_dir(kernel_path("%s/%s/source",
+						  kt->paths.modules_dir,
+						  rels[i - 1]));
+		if (!dir)
+			dir = kernel_keep_dir(kernel_path("%s/%s/build",
+							  kt->paths.modules_dir,
+							  rels[i - 1]));
+	}
+	kernel_free_releases(rels);
+	return dir;
+}
+
 struct tracepoints *
 kernel_tracepoints(struct kernel_target *kt, char *err, size_t errlen)
 {
@@ -729,12 +756,17 @@ kernel_tracepoints(struct kernel_target *kt, char *err, size_t errlen)
 		.srcarch = kt->srcarch,
 	};
 	struct btf *btf;
+	char *fallback = NULL;
 
 	if (kt->tracepoints)
 		return kt->tracepoints;
 	if (!(btf = kernel_btf(kt, err, errlen)))
 		return NULL;
-	return kt->tracepoints = tracepoints_load(btf, &src, err, errlen);
+	if (kt->running && !src.tracefs_events && !src.source_dir)
+		src.source_dir = fallback = kernel_fallback_source_dir(kt);
+	kt->tracepoints = tracepoints_load(btf, &src, err, errlen);
+	free(fallback);
+	return kt->tracepoints;
 }
 
 struct ksym_table *
