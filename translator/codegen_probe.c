@@ -136,7 +136,7 @@ cg_handler(struct cg *g, struct derived_probe *dp, int index)
 		cg_where(g, dp->origin ? dp->origin->loc : dp->point->loc, NULL));
 	cg_line(&g->w, "static void");
 	cg_line(&g->w, "probe_%d(struct tap_context *c)", index);
-	cg_open(&g->w, "");
+	cg_open_block(&g->w);
 	cg_line(&g->w, "struct %s *l = &TAP_FRAME(c, 0)->%s;", f.struct_name,
 		f.member);
 	cg_blank(&g->w);
@@ -248,7 +248,7 @@ cg_function(struct cg *g, struct function_sym *fn)
 		decl ? cg_where(g, decl->loc, NULL) : "?");
 	cg_line(&g->w, "static %s", cg_fn_ret_type(fn));
 	cg_line(&g->w, "%s", cg_fn_signature(g, fn));
-	cg_open(&g->w, "");
+	cg_open_block(&g->w);
 	cg_fn_prologue(g, fn, &f);
 	if (text)
 		fputs(text, g->w.out);

@@ -171,7 +171,7 @@ cg_foreach(struct cg *g, struct node *n)
 		cg_unsupported(g, n, "foreach over this kind of expression");
 		return;
 	}
-	cg_open(&g->w, "");
+	cg_open_block(&g->w);
 	cg_line(&g->w, "struct tap_map_iter %s;", it);
 	cg_line(&g->w, "struct tap_map_entry *%s;", e);
 	cg_foreach_order(g, n, o);
@@ -265,7 +265,7 @@ cg_try(struct cg *g, struct node *n)
 	struct node *var = n->u.try_stmt.catch_var;
 
 	cg_count(g, n);
-	cg_open(&g->w, "");
+	cg_open_block(&g->w);
 	g->err_label = catch_l;
 	cg_body(g, n->u.try_stmt.body);
 	g->err_label = saved;

@@ -33,7 +33,8 @@ translator_libtapc_a_SOURCES = \
 	translator/hash.c translator/hash.h \
 	translator/paths.c translator/paths.h \
 	translator/spawn.c translator/spawn.h \
-	translator/kbuild.c translator/kbuild.h
+	translator/kbuild.c translator/kbuild.h \
+	translator/run_kernel.c translator/run_kernel.h
 ## The generated lexer and parser are not held to our warning list.
 translator_libtapc_a_CFLAGS = $(AM_CFLAGS) -Wno-unused-function \
 	-Wno-sign-compare -Wno-missing-prototypes

@@ -3,10 +3,13 @@
  */
 #include "translator/target.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "translator/debuginfo/kernel.h"
+#include "translator/preproc.h"
 
 static const char *
 config_lookup(void *ctx, const char *name)
@@ -25,6 +28,28 @@ version_of_release(struct session *s, const char *release)
 	return arena_strndup(s->arena, release, n);
 }
 
+/* For --vm without -r: the newest installed kernel that has headers to
+ * build against (versions compared as versions: -9 before -57). */
+static const char *
+newest_buildable_release(struct session *s)
+{
+	size_t n = 0;
+	char **rels = kernel_installed_releases(NULL, &n);
+	const char *best = NULL;
+
+	for (size_t i = 0; rels && i < n; i++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "/lib/modules/%s/build/Makefile",
+			 rels[i]);
+		if (access(path, R_OK) != 0)
+			continue;
+		if (!best || pp_version_compare(rels[i], best) > 0)
+			best = arena_strdup(s->arena, rels[i]);
+	}
+	kernel_free_releases(rels);
+	return best;
+}
+
 void
 target_facts_fill(struct session *s)
 {
@@ -33,6 +58,8 @@ target_facts_fill(struct session *s)
 	char err[256];
 
 	f->runtime = s->opts.target == TARGET_USER ? "user" : "kernel";
+	if (s->opts.vm && !s->opts.kernel_release)
+		s->opts.kernel_release = newest_buildable_release(s);
 	uname(&u);
 	f->arch = arena_strdup(s->arena, u.machine);
 	f->kernel_release = arena_strdup(s->arena, s->opts.kernel_release ?
