@@ -21,7 +21,7 @@
 #include "translator/codegen.h"
 
 static char build_dir[PATH_MAX];
-static char build_program[PATH_MAX];
+static char build_program[PATH_MAX + 64];
 
 const char *
 build_result(const struct session *s)
@@ -136,8 +136,8 @@ pass_build(struct session *s)
 		build_dir[0] = '\0';
 		return false;
 	}
-	snprintf(src, sizeof(src), "%s/%s.c", build_dir, build_module_name(s));
-	snprintf(build_program, sizeof(build_program), "%s/%s", build_dir,
+	snprintf(src, sizeof(src), "%s/%.60s.c", build_dir, build_module_name(s));
+	snprintf(build_program, sizeof(build_program), "%s/%.60s", build_dir,
 		 build_module_name(s));
 	ok = build_write_c(s, src) && build_compile(s, rt, src);
 	if (!ok) {

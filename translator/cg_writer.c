@@ -39,8 +39,16 @@ cg_open(struct cg_writer *w, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	cg_vline(w, fmt[0] ? " {\n" : "{\n", fmt, ap);
+	cg_vline(w, " {\n", fmt, ap);
 	va_end(ap);
+	w->depth++;
+}
+
+void
+cg_open_block(struct cg_writer *w)
+{
+	cg_tabs(w);
+	fputs("{\n", w->out);
 	w->depth++;
 }
 

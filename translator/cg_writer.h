@@ -19,6 +19,8 @@ void cg_line(struct cg_writer *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void cg_open(struct cg_writer *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A bare '{' (a function body, a block of its own). */
+void cg_open_block(struct cg_writer *w);
 void cg_close(struct cg_writer *w, const char *suffix);
 /* A label, one level out as C style has it. */
 void cg_label(struct cg_writer *w, const char *name);

@@ -1,0 +1,326 @@
+/*
+ * main.c - the user platform's session: main() of every program pass 3
+ * writes for the user target.
+ *
+ * Takes the program's own command line, which tapc's pass 5 builds:
+ *
+ *     PROG [-o FILE] [-c CMD] [-x PID] [-T SECONDS] [-G name=value]...
+ *
+ * Produces the session SystemTap users know: globals initialized and -G
+ * values applied, begin probes in sequence order, then CMD started (its
+ * pid is target()), then timer probes until exit(), SIGINT, SIGTERM,
+ * SIGHUP, CMD's end or -T; then end probes (or error probes after an error
+ * ended the script), the "WARNING: Number of errors" line, and exit status
+ * 1 if an error ended the script, else 0.
+ *
+ * Every handler runs on this one thread: timers are a deadline loop around
+ * sigtimedwait(), so handlers never overlap and need no locks.  Must not:
+ * start threads that run handlers.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+struct tap_user_opts {
+	const char *output;
+	const char *command;
+	long time_limit;	/* seconds, 0: none */
+};
+
+static uint64_t
+tap_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void
+tap_run_probe(const struct tap_probe *p, int state)
+{
+	struct tap_context *c = tap_context_enter(p, state);
+
+	if (!c)
+		return;
+	p->handler(c);
+	tap_context_exit(c);
+}
+
+static void
+tap_run_probes(const struct tap_probe *const *v, size_t n, int state)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		tap_run_probe(v[i], state);
+}
+
+/* -G name=value: only scalar globals the table lists. */
+static int
+tap_set_param(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	size_t i, len;
+
+	if (!eq) {
+		fprintf(stderr, "ERROR: -G %s: expected name=value\n", arg);
+		return -1;
+	}
+	len = (size_t)(eq - arg);
+	for (i = 0; i < tap_module.n_params; i++) {
+		const struct tap_global_param *g = &tap_module.params[i];
+		char *end;
+
+		if (strlen(g->name) != len || strncmp(g->name, arg, len))
+			continue;
+		if (g->type == TAP_T_STRING) {
+			tap_str_copy(g->s, eq + 1);
+			return 0;
+		}
+		errno = 0;
+		*g->l = strtoll(eq + 1, &end, 0);
+		if (errno || *end || end == eq + 1) {
+			fprintf(stderr, "ERROR: -G %s: '%s' is not a number\n",
+				g->name, eq + 1);
+			return -1;
+		}
+		return 0;
+	}
+	fprintf(stderr, "ERROR: -G %.*s: no such global in the script\n",
+		(int)len, arg);
+	return -1;
+}
+
+static int
+tap_parse_args(int argc, char **argv, struct tap_user_opts *o)
+{
+	int ch;
+
+	while ((ch = getopt(argc, argv, "o:c:x:T:G:")) != -1) {
+		switch (ch) {
+		case 'o': o->output = optarg; break;
+		case 'c': o->command = optarg; break;
+		case 'x': tap_target_pid = atoi(optarg); break;
+		case 'T': o->time_limit = atol(optarg); break;
+		case 'G':
+			/* applied after init, see tap_apply_params() */
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-o FILE] [-c CMD] [-x PID] [-T SECONDS] [-G name=value]...\n", argv[0]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+tap_apply_params(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-G") == 0 && i + 1 < argc) {
+			if (tap_set_param(argv[++i]))
+				return -1;
+		} else if (strncmp(argv[i], "-G", 2) == 0 && argv[i][2]) {
+			if (tap_set_param(argv[i] + 2))
+				return -1;
+		} else if (argv[i][0] == '-' && argv[i][1] && !argv[i][2] &&
+			   strchr("ocxT", argv[i][1])) {
+			i++;	/* skip the option's value */
+		}
+	}
+	return 0;
+}
+
+static pid_t
+tap_start_command(const char *cmd, const sigset_t *old)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, old, NULL);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		fprintf(stderr, "ERROR: cannot run '%s': %s\n", cmd,
+			strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0)
+		fprintf(stderr, "ERROR: cannot fork for '%s': %s\n", cmd,
+			strerror(errno));
+	return pid;
+}
+
+static uint64_t
+tap_timer_interval(const struct tap_timer_probe *t)
+{
+	uint64_t r = t->randomize_ns;
+
+	if (!r)
+		return t->interval_ns;
+	/* uniformly within interval +/- randomize, as stap's hrtimers */
+	return t->interval_ns - r + (uint64_t)random() % (2 * r + 1);
+}
+
+static void
+tap_fire_timers(uint64_t now)
+{
+	size_t i;
+
+	for (i = 0; i < tap_module.n_timers; i++) {
+		struct tap_timer_probe *t = &tap_module.timers[i];
+
+		if (t->next_ns > now)
+			continue;
+		tap_run_probe(&t->probe, TAP_SESSION_RUNNING);
+		t->next_ns = now + tap_timer_interval(t);
+	}
+}
+
+static uint64_t
+tap_next_deadline(uint64_t limit)
+{
+	uint64_t next = limit;
+	size_t i;
+
+	for (i = 0; i < tap_module.n_timers; i++)
+		if (tap_module.timers[i].next_ns < next)
+			next = tap_module.timers[i].next_ns;
+	return next;
+}
+
+/* Wait for the next timer, a signal or the command's end. */
+static void
+tap_wait_once(const sigset_t *set, uint64_t deadline, pid_t child)
+{
+	uint64_t now = tap_now_ns();
+	struct timespec ts = { 0, 0 };
+	siginfo_t info;
+	int sig;
+
+	if (deadline > now) {
+		ts.tv_sec = (time_t)((deadline - now) / 1000000000u);
+		ts.tv_nsec = (long)((deadline - now) % 1000000000u);
+	}
+	sig = sigtimedwait(set, &info, &ts);
+	if (sig == SIGCHLD && child > 0) {
+		int status;
+
+		if (waitpid(child, &status, WNOHANG) == child)
+			tap_request_exit();
+	} else if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+		tap_request_exit();
+	}
+}
+
+static void
+tap_main_loop(const sigset_t *set, long time_limit, pid_t child)
+{
+	uint64_t start = tap_now_ns(), limit = UINT64_MAX;
+	size_t i;
+
+	if (time_limit > 0)
+		limit = start + (uint64_t)time_limit * 1000000000u;
+	for (i = 0; i < tap_module.n_timers; i++)
+		tap_module.timers[i].next_ns = start +
+			tap_timer_interval(&tap_module.timers[i]);
+	while (!tap_exit_requested) {
+		uint64_t deadline = tap_next_deadline(limit);
+
+		if (deadline == UINT64_MAX)
+			deadline = tap_now_ns() + 3600ull * 1000000000u;
+		tap_wait_once(set, deadline, child);
+		if (tap_exit_requested)
+			break;
+		if (tap_now_ns() >= limit)
+			tap_request_exit();
+		else
+			tap_fire_timers(tap_now_ns());
+	}
+}
+
+static void
+tap_finish(void)
+{
+	if (tap_session_state == TAP_SESSION_STARTING ||
+	    tap_session_state == TAP_SESSION_RUNNING)
+		tap_session_state = TAP_SESSION_STOPPING;
+	tap_run_probes(tap_module.end, tap_module.n_end,
+		       TAP_SESSION_STOPPING);
+	tap_run_probes(tap_module.error, tap_module.n_error,
+		       TAP_SESSION_ERROR);
+	fflush(tap_out_file);
+	if (tap_error_count || tap_skipped_count)
+		fprintf(stderr, "WARNING: Number of errors: %d, skipped probes: %d\n",
+			(int)tap_error_count, (int)tap_skipped_count);
+}
+
+static int
+tap_setup(int argc, char **argv, struct tap_user_opts *o)
+{
+	int rc;
+
+	if (tap_parse_args(argc, argv, o))
+		return -1;
+	tap_out_file = stdout;
+	if (o->output && !(tap_out_file = fopen(o->output, "w"))) {
+		fprintf(stderr, "ERROR: cannot open '%s': %s\n", o->output,
+			strerror(errno));
+		return -1;
+	}
+	tap_set_num_cpus(1);
+	tap_set_cpu_id(0);
+	if (tap_contexts_alloc(tap_module.locals_size))
+		return -1;
+	rc = tap_module.init ? tap_module.init() : 0;
+	if (rc) {
+		fprintf(stderr, "ERROR: cannot initialize the script's globals: %s\n",
+			tap_error_message(rc));
+		return -1;
+	}
+	return tap_apply_params(argc, argv);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct tap_user_opts o = { 0 };
+	sigset_t set, old;
+	pid_t child = -1;
+
+	if (tap_setup(argc, argv, &o))
+		return 1;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	srandom((unsigned int)tap_now_ns());
+
+	tap_run_probes(tap_module.begin, tap_module.n_begin,
+		       TAP_SESSION_STARTING);
+	if (tap_session_state == TAP_SESSION_STARTING)
+		tap_session_state = TAP_SESSION_RUNNING;
+	if (o.command && !tap_exit_requested) {
+		child = tap_start_command(o.command, &old);
+		if (child > 0)
+			tap_target_pid = child;
+		else
+			tap_request_exit();
+	}
+	tap_main_loop(&set, o.time_limit, child);
+	tap_finish();
+	if (tap_module.exit)
+		tap_module.exit();
+	tap_contexts_free();
+	if (tap_out_file != stdout)
+		fclose(tap_out_file);
+	return tap_session_state == TAP_SESSION_ERROR ? 1 : 0;
+}

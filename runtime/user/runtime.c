@@ -1,0 +1,11 @@
+/*
+ * runtime.c - the user platform as one unit: the portable core and this
+ * directory's sources.  A generated program includes it after its own
+ * code (as it includes runtime/linux/runtime.c for the kernel), so that
+ * the core is compiled with the program's -D limits (MAXSTRINGLEN,
+ * MAXMAPENTRIES, ...).  Declares nothing of its own.
+ */
+#include "runtime.h"
+#include "../core/all.c"
+#include "context.c"
+#include "main.c"

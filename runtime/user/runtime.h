@@ -1,0 +1,185 @@
+/*
+ * runtime.h - what generated code sees of the user-space platform: the
+ * registration table, the probe context, output and script errors.
+ *
+ * The names and shapes follow runtime/linux/runtime.h so that the code
+ * pass 3 writes compiles against either platform: a generated program
+ * includes "runtime.h", defines its handlers (void handler(struct
+ * tap_context *c)), its probe arrays and `struct tap_module_desc
+ * tap_module`, and ends with #include "runtime.c".  The user platform adds
+ * what the kernel one gets from its loader: error probes, the -G table and
+ * main() (runtime/user/main.c), which parses the program's own argv.
+ *
+ * Handlers never run concurrently here: tap_context_enter() takes one
+ * process-wide mutex, so there is a single context and globals need no
+ * locks of their own.  Must not: grow anything the kernel platform could
+ * not offer under the same name.
+ */
+#ifndef TAP_USER_RUNTIME_H
+#define TAP_USER_RUNTIME_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* gettid(), program_invocation_short_name */
+#endif
+
+/* -D NAME=VALUE limits, SystemTap's spelling first. */
+#if defined(MAXACTION) && !defined(TAP_MAXACTION)
+#define TAP_MAXACTION		MAXACTION
+#endif
+#if defined(MAXNESTING) && !defined(TAP_MAXNESTING)
+#define TAP_MAXNESTING		MAXNESTING
+#endif
+#if defined(MAXERRORS) && !defined(TAP_MAXERRORS)
+#define TAP_MAXERRORS		MAXERRORS
+#endif
+#if defined(MAXSKIPPED) && !defined(TAP_MAXSKIPPED)
+#define TAP_MAXSKIPPED		MAXSKIPPED
+#endif
+
+#ifndef TAP_OUTBUF_SIZE
+#define TAP_OUTBUF_SIZE		8192	/* one handler's output before a flush */
+#endif
+#ifndef TAP_MAXSKIPPED
+#define TAP_MAXSKIPPED		100
+#endif
+#ifndef TAP_MAXERRORS
+#define TAP_MAXERRORS		0
+#endif
+#ifndef TAP_MAXACTION
+#define TAP_MAXACTION		1000
+#endif
+#ifndef TAP_MAXNESTING
+#define TAP_MAXNESTING		10
+#endif
+#define TAP_ERRBUF_SIZE		256
+
+#include "../core/core.h"
+
+#include <stdio.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+enum tap_session_state {
+	TAP_SESSION_STARTING,	/* globals set; begin probes run here */
+	TAP_SESSION_RUNNING,	/* timers armed; ordinary handlers run */
+	TAP_SESSION_STOPPING,	/* exit requested; end probes run here */
+	TAP_SESSION_ERROR,	/* too many errors; error probes run here */
+	TAP_SESSION_STOPPED,
+};
+
+struct tap_context;
+
+struct tap_probe {
+	const char *point;	/* probe point as written, for messages */
+	const char *location;	/* script file:line:col of the probe */
+	void (*handler)(struct tap_context *c);
+};
+
+struct tap_timer_probe {
+	struct tap_probe probe;
+	uint64_t interval_ns;
+	uint64_t randomize_ns;	/* +/- this much, uniformly; 0 for none */
+	/* runtime */
+	uint64_t next_ns;
+};
+
+/* A scalar global that -G name=value may set before begin probes. */
+struct tap_global_param {
+	const char *name;
+	enum tap_type type;	/* TAP_T_LONG or TAP_T_STRING */
+	int64_t *l;
+	char *s;		/* MAXSTRINGLEN bytes */
+};
+
+struct tap_module_desc {
+	/* begin, end and error probes, each array in sequence order */
+	const struct tap_probe *const *begin;
+	size_t n_begin;
+	const struct tap_probe *const *end;
+	size_t n_end;
+	const struct tap_probe *const *error;
+	size_t n_error;
+	struct tap_timer_probe *timers;
+	size_t n_timers;
+	const struct tap_global_param *params;
+	size_t n_params;
+	size_t locals_size;	/* bytes of locals in each context */
+	int (*init)(void);	/* allocate globals; 0 or a TAP_E* code */
+	void (*exit)(void);	/* free them */
+};
+
+extern struct tap_module_desc tap_module;
+
+struct tap_outbuf {
+	size_t len;
+	char data[TAP_OUTBUF_SIZE];
+};
+
+struct tap_context {
+	int busy;			/* reentrancy guard */
+	const struct tap_probe *probe;	/* the probe being handled */
+	void *probe_data;		/* provider data */
+	unsigned long actions;		/* statements so far, for MAXACTION */
+	int nesting;			/* call depth, for MAXNESTING */
+	bool error;			/* the handler hit a script error */
+	bool next;			/* `next` in a function: end the handler */
+	const char *last_stmt;		/* "operator '/' at f.stp:1:2", or NULL */
+	char errbuf[TAP_ERRBUF_SIZE];	/* the error's message, for catch */
+	struct tap_outbuf out;		/* output, committed at handler end */
+	struct tap_tokenizer tok;	/* tokenize()'s position */
+	/* Generated locals follow: tap_module.locals_size bytes. */
+	unsigned long locals[] __attribute__((aligned(16)));
+};
+
+extern int tap_session_state;
+extern int64_t tap_skipped_count;
+extern int64_t tap_error_count;
+extern int tap_target_pid;
+extern FILE *tap_out_file;
+
+int tap_contexts_alloc(size_t locals_size);
+void tap_contexts_free(void);
+struct tap_context *tap_context_enter(const struct tap_probe *probe,
+				      int want_state);
+void tap_context_exit(struct tap_context *c);
+
+/* The script error: keeps the first message of a handler.  Generated code
+ * jumps to its error label after calling it. */
+void tap_error(struct tap_context *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A script error at a statement: message and "near" text separately, as
+ * try/catch hands the catch variable only the message. */
+static inline void
+tap_error_at(struct tap_context *c, const char *msg, const char *near)
+{
+	tap_error(c, "%s", msg);
+	c->last_stmt = near;
+}
+
+/* Count n statements; false (and a script error) past MAXACTION. */
+static inline bool
+tap_action(struct tap_context *c, unsigned long n)
+{
+	c->actions += n;
+	if (likely(c->actions <= TAP_MAXACTION))
+		return true;
+	tap_error(c, "MAXACTION exceeded");
+	return false;
+}
+
+/* The script's exit(): the current handler finishes, then end probes run. */
+void tap_request_exit(void);
+
+/* Output of the current handler. */
+void tap_print(struct tap_context *c, const char *s, size_t len);
+void tap_puts(struct tap_context *c, const char *s);
+void tap_output_commit(struct tap_context *c);
+
+/* Script-visible facts the tapset builtins read. */
+int64_t tap_gettimeofday_ns(void);
+int64_t tap_pid(void);
+int64_t tap_tid(void);
+const char *tap_execname(void);
+
+#endif /* TAP_USER_RUNTIME_H */
