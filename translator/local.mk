@@ -30,6 +30,8 @@ translator_libtapc_a_SOURCES = \
 	translator/providers/begin_end.c translator/providers/timer.c \
 	translator/providers/tracepoint.c translator/providers/kprobe.c \
 	translator/providers/unsupported.c \
+	translator/providers/syscall.c translator/providers/syscall_table.c \
+	translator/providers/syscall_table.h \
 	translator/hash.c translator/hash.h \
 	translator/paths.c translator/paths.h \
 	translator/spawn.c translator/spawn.h \

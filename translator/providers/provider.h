@@ -41,7 +41,7 @@ struct provider {
 
 enum pdata_kind {
 	PD_BEGIN, PD_END, PD_ERROR, PD_NEVER,
-	PD_TIMER, PD_PROFILE, PD_TRACEPOINT, PD_KPROBE,
+	PD_TIMER, PD_PROFILE, PD_TRACEPOINT, PD_KPROBE, PD_SYSCALL,
 };
 
 struct pdata_begin_end {
@@ -72,6 +72,19 @@ struct pdata_kprobe {
 	bool is_return;
 	uint64_t address;		/* kprobe.statement(ADDR).absolute */
 	int maxactive;			/* .maxactive(N), 0 = default */
+};
+
+/* kernel.syscall("NAME")[.return]: context_var.arg_index is 0..5 for
+ * the arguments, or one of these. */
+#define SYSCALL_ARG_NR (-1)
+#define SYSCALL_ARG_RETURN (-2)
+
+struct pdata_syscall {
+	enum pdata_kind kind;		/* PD_SYSCALL */
+	const char *name;		/* "openat" */
+	int nr;				/* x86_64 syscall number */
+	int nargs;
+	bool is_return;
 };
 
 static inline enum pdata_kind

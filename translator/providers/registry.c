@@ -11,6 +11,7 @@ extern const struct provider provider_begin_end;
 extern const struct provider provider_timer;
 extern const struct provider provider_tracepoint;
 extern const struct provider provider_kprobe;
+extern const struct provider provider_syscall;
 extern const struct provider provider_unsupported;
 
 const struct provider *const provider_registry[] = {
@@ -18,6 +19,7 @@ const struct provider *const provider_registry[] = {
 	&provider_timer,
 	&provider_tracepoint,
 	&provider_kprobe,
+	&provider_syscall,
 	&provider_unsupported,	/* last: recognises the rest by name */
 	NULL,
 };
