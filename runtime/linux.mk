@@ -13,6 +13,8 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/output.c \
 	runtime/linux/memory.h \
 	runtime/linux/memory.c \
+	runtime/linux/locks.h \
+	runtime/linux/locks.c \
 	runtime/linux/transport.h \
 	runtime/linux/transport.c \
 	runtime/linux/probes.h \

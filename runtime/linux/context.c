@@ -55,7 +55,7 @@ tap_contexts_free(void)
 	tap_contexts = NULL;
 }
 
-static void
+void
 tap_count_skip(void)
 {
 	static const char msg[] = "too many skipped probes (MAXSKIPPED)";

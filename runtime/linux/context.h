@@ -99,6 +99,30 @@ tap_action(struct tap_context *c, unsigned long n)
 	return false;
 }
 
+/* One more skipped handler; past MAXSKIPPED the script stops. */
+void tap_count_skip(void);
+
+/*
+ * Around each call of a script function: false (and a script error) past
+ * MAXNESTING; generated code returns without calling, and always pairs a
+ * true tap_nesting_enter() with tap_nesting_exit().
+ */
+static inline bool
+tap_nesting_enter(struct tap_context *c)
+{
+	if (likely(++c->nesting <= TAP_MAXNESTING))
+		return true;
+	c->nesting--;
+	tap_error(c, "MAXNESTING exceeded (%d calls deep)", TAP_MAXNESTING);
+	return false;
+}
+
+static inline void
+tap_nesting_exit(struct tap_context *c)
+{
+	c->nesting--;
+}
+
 /* The script's exit(): stop the session soon, from any context. */
 void tap_request_exit(void);
 

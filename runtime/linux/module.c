@@ -62,6 +62,7 @@ tap_disarm_all(void)
 	tap_tracepoints_disarm(tap_module.tracepoints,
 			       tap_module.n_tracepoints);
 	tap_timers_disarm(tap_module.timers, tap_module.n_timers);
+	tap_profiles_disarm(tap_module.profiles, tap_module.n_profiles);
 }
 
 static int
@@ -70,6 +71,9 @@ tap_arm_all(void)
 	int ret;
 
 	ret = tap_timers_arm(tap_module.timers, tap_module.n_timers);
+	if (!ret)
+		ret = tap_profiles_arm(tap_module.profiles,
+				       tap_module.n_profiles);
 	if (!ret)
 		ret = tap_tracepoints_arm(tap_module.tracepoints,
 					  tap_module.n_tracepoints);

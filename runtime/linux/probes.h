@@ -39,6 +39,18 @@ struct tap_timer_probe {
 };
 
 /*
+ * timer.profile: one pinned hrtimer per CPU, every interval_ns (the
+ * translator uses the tick, NSEC_PER_SEC / HZ); c->regs holds the
+ * interrupted registers.
+ */
+struct tap_profile_probe {
+	struct tap_probe probe;
+	u64 interval_ns;
+	/* runtime */
+	void __percpu *timers;	/* struct tap_profile_timer per CPU */
+};
+
+/*
  * kernel.trace("name"): the generated callback has the tracepoint's own
  * prototype, `void cb(void *data, ARGS...)`; data is this struct.  It calls
  * tap_tracepoint_enter(data), stores its arguments where the handler finds
@@ -54,7 +66,12 @@ struct tap_tracepoint_probe {
 	bool armed;
 };
 
-/* kprobe.function("sym")[.return]: c->regs holds the registers. */
+/*
+ * kprobe.function("sym")[.return]: c->regs holds the registers.  For a
+ * .return probe, entry_handler (optional) runs at function entry, and both
+ * it and the return handler find the same data_size bytes of per-call
+ * storage in c->probe_data (for @entry values).
+ */
 struct tap_kprobe_probe {
 	struct tap_probe probe;
 	const char *symbol;
@@ -62,6 +79,8 @@ struct tap_kprobe_probe {
 	bool is_return;
 	bool optional;		/* unknown symbol is not an error */
 	int maxactive;		/* kretprobe instances; 0 lets the kernel pick */
+	void (*entry_handler)(struct tap_context *c);
+	size_t data_size;
 	/* runtime */
 	union {
 		struct kprobe kp;
@@ -78,6 +97,8 @@ struct tap_module_desc {
 	size_t n_end;
 	struct tap_timer_probe *timers;
 	size_t n_timers;
+	struct tap_profile_probe *profiles;
+	size_t n_profiles;
 	struct tap_tracepoint_probe *tracepoints;
 	size_t n_tracepoints;
 	struct tap_kprobe_probe *kprobes;
@@ -93,6 +114,8 @@ extern struct tap_module_desc tap_module;
 /* Provider helpers the platform calls (probes_*.c). */
 int tap_timers_arm(struct tap_timer_probe *t, size_t n);
 void tap_timers_disarm(struct tap_timer_probe *t, size_t n);
+int tap_profiles_arm(struct tap_profile_probe *p, size_t n);
+void tap_profiles_disarm(struct tap_profile_probe *p, size_t n);
 int tap_tracepoints_arm(struct tap_tracepoint_probe *t, size_t n);
 void tap_tracepoints_disarm(struct tap_tracepoint_probe *t, size_t n);
 int tap_kprobes_arm(struct tap_kprobe_probe *k, size_t n);

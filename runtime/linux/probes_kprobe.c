@@ -38,10 +38,41 @@ static int
 tap_kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = tap_get_kretprobe(ri);
+	struct tap_kprobe_probe *k;
+	struct tap_context *c;
 
-	if (rp)
-		tap_kprobe_run(container_of(rp, struct tap_kprobe_probe,
-					    u.krp), regs);
+	if (!rp)
+		return 0;
+	k = container_of(rp, struct tap_kprobe_probe, u.krp);
+	c = tap_context_enter(&k->probe, TAP_SESSION_RUNNING);
+	if (!c)
+		return 0;
+	c->regs = regs;
+	c->probe_data = k->data_size ? (void *)ri->data : NULL;
+	k->probe.handler(c);
+	tap_context_exit(c);
+	return 0;
+}
+
+/* Entry half of a .return probe: nonzero tells the kernel not to arm the
+ * return, so a skipped entry never leaves the return without its data. */
+static int
+tap_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = tap_get_kretprobe(ri);
+	struct tap_kprobe_probe *k;
+	struct tap_context *c;
+
+	if (!rp)
+		return 1;
+	k = container_of(rp, struct tap_kprobe_probe, u.krp);
+	c = tap_context_enter(&k->probe, TAP_SESSION_RUNNING);
+	if (!c)
+		return 1;
+	c->regs = regs;
+	c->probe_data = k->data_size ? (void *)ri->data : NULL;
+	k->entry_handler(c);
+	tap_context_exit(c);
 	return 0;
 }
 
@@ -54,6 +85,9 @@ tap_kprobe_register_one(struct tap_kprobe_probe *k)
 		k->u.krp.kp.offset = k->offset;
 		k->u.krp.handler = tap_kretprobe_ret;
 		k->u.krp.maxactive = k->maxactive;
+		if (k->entry_handler)
+			k->u.krp.entry_handler = tap_kretprobe_entry;
+		k->u.krp.data_size = k->data_size;
 		return register_kretprobe(&k->u.krp);
 	}
 	memset(&k->u.kp, 0, sizeof(k->u.kp));

@@ -6,6 +6,7 @@
 #include "context.c"
 #include "output.c"
 #include "memory.c"
+#include "locks.c"
 #include "transport.c"
 #include "probes_timer.c"
 #include "probes_tracepoint.c"

@@ -1,8 +1,8 @@
 /*
  * runtime.h -- what generated code sees of the Linux kernel platform: the
  * registration table (probes.h), the per-CPU context and session state
- * (context.h), output (output.h), safe memory reads (memory.h) and the
- * protocol constants.
+ * (context.h), output (output.h), safe memory reads (memory.h), locks for
+ * globals (locks.h) and the protocol constants.
  *
  * A generated module is one C file: it includes this header, defines its
  * handlers, the probe arrays and `struct tap_module_desc tap_module`, and
@@ -18,6 +18,7 @@
 #include "context.h"
 #include "output.h"
 #include "memory.h"
+#include "locks.h"
 #include "probes.h"
 #include "transport.h"
 

@@ -26,17 +26,20 @@ tap_timer_delete_sync(struct timer_list *t)
 /* Handlers must run in hard irq context, also on PREEMPT_RT. */
 #ifdef TAPCONF_HRTIMER_MODE_HARD
 #define TAP_HRTIMER_MODE	HRTIMER_MODE_REL_HARD
+#define TAP_HRTIMER_MODE_PINNED	HRTIMER_MODE_REL_PINNED_HARD
 #else
 #define TAP_HRTIMER_MODE	HRTIMER_MODE_REL
+#define TAP_HRTIMER_MODE_PINNED	HRTIMER_MODE_REL_PINNED
 #endif
 
 static inline void
-tap_hrtimer_init(struct hrtimer *t, enum hrtimer_restart (*fn)(struct hrtimer *))
+tap_hrtimer_init(struct hrtimer *t, enum hrtimer_restart (*fn)(struct hrtimer *),
+		 enum hrtimer_mode mode)
 {
 #ifdef TAPCONF_HRTIMER_SETUP
-	hrtimer_setup(t, fn, CLOCK_MONOTONIC, TAP_HRTIMER_MODE);
+	hrtimer_setup(t, fn, CLOCK_MONOTONIC, mode);
 #else
-	hrtimer_init(t, CLOCK_MONOTONIC, TAP_HRTIMER_MODE);
+	hrtimer_init(t, CLOCK_MONOTONIC, mode);
 	t->function = fn;
 #endif
 }

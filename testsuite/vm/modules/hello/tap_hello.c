@@ -6,7 +6,7 @@
  * Probes: begin; kernel.trace("sys_enter") counting getppid calls of the
  * target process; kprobe and kretprobe on the getppid syscall; a 100 ms
  * timer that prints ticks and calls exit() after `exit_ticks` ticks (0:
- * never); an optional noisy tracepoint probe (`noisy=1`) printing one
+ * never); timer.profile counting hits; an optional noisy tracepoint probe (`noisy=1`) printing one
  * checkable line per syscall of programs named "workload", from every
  * CPU; end prints the counts.
  * Module parameters (taprun -G): exit_ticks, noisy, fail_in_timer,
@@ -27,7 +27,12 @@ module_param(exit_in_begin, int, 0);
 static char *kprobe_sym = "__x64_sys_getppid";
 module_param(kprobe_sym, charp, 0);
 
-static atomic64_t tp_getppid, kp_getppid, krp_getppid, ticks, noisy_lines;
+static atomic64_t kp_getppid, krp_getppid, ticks, noisy_lines, profile_hits;
+
+/* A "global" under a lock, the way generated code keeps script globals. */
+static struct tap_lock tp_lock = TAP_LOCK_INIT(tp_lock);
+static struct tap_lock *const tp_locks[] = { &tp_lock };
+static u64 tp_getppid;
 
 static bool
 is_target(void)
@@ -57,14 +62,16 @@ end_handler(struct tap_context *c)
 	if (!tap_kread(c, &bad, (void *)16, sizeof(bad)))
 		tap_printf(c, "kread fault: %s\n", c->errbuf);
 	c->error = false;	/* this one was on purpose */
-	tap_printf(c, "tracepoint getppid=%lld\n",
-		   (long long)atomic64_read(&tp_getppid));
+	tap_printf(c, "tracepoint getppid=%llu\n", tp_getppid);
 	tap_printf(c, "kprobe getppid=%lld\n",
 		   (long long)atomic64_read(&kp_getppid));
 	tap_printf(c, "kretprobe getppid=%lld\n",
 		   (long long)atomic64_read(&krp_getppid));
-	if (exit_ticks)
+	if (exit_ticks) {
 		tap_printf(c, "ticks=%lld\n", (long long)atomic64_read(&ticks));
+		tap_printf(c, "profile=%s\n",
+			   atomic64_read(&profile_hits) ? "yes" : "no");
+	}
 	if (noisy)
 		tap_printf(c, "noisy=%s\n",
 			   atomic64_read(&noisy_lines) > 0 ? "yes" : "no");
@@ -93,8 +100,12 @@ sys_enter_handler(struct tap_context *c)
 {
 	long id = *(long *)c->probe_data;
 
-	if (id == __NR_getppid && is_target())
-		atomic64_inc(&tp_getppid);
+	if (id == __NR_getppid && is_target()) {
+		if (!tap_locks_acquire(c, tp_locks, ARRAY_SIZE(tp_locks)))
+			return;
+		tp_getppid++;
+		tap_locks_release(tp_locks, ARRAY_SIZE(tp_locks));
+	}
 	if (noisy && strcmp(current->comm, "workload") == 0) {
 		s64 n = atomic64_inc_return(&noisy_lines);
 		/* One record, several pieces: a torn line would show. */
@@ -112,12 +123,28 @@ kprobe_handler(struct tap_context *c)
 		atomic64_inc(&kp_getppid);
 }
 
+/* Entry half of the .return probe: remember who called. */
+static void
+kretprobe_entry_handler(struct tap_context *c)
+{
+	*(pid_t *)c->probe_data = current->tgid;
+}
+
 static void
 kretprobe_handler(struct tap_context *c)
 {
-	/* getppid() returns the parent: taprun, which is not pid 0. */
-	if (is_target() && regs_return_value(c->regs) > 0)
+	/* getppid() returns the parent: taprun, which is not pid 0; and the
+	 * entry half saw the same caller. */
+	if (is_target() && regs_return_value(c->regs) > 0 &&
+	    *(pid_t *)c->probe_data == current->tgid)
 		atomic64_inc(&krp_getppid);
+}
+
+static void
+profile_handler(struct tap_context *c)
+{
+	if (c->regs)
+		atomic64_inc(&profile_hits);
 }
 
 static void
@@ -161,7 +188,13 @@ static struct tap_kprobe_probe kprobe_probes[] = {
 	  .symbol = "__x64_sys_getppid" },
 	{ .probe = { "kprobe.function(\"__x64_sys_getppid\").return",
 		     "tap_hello.c:kretprobe", kretprobe_handler },
-	  .symbol = "__x64_sys_getppid", .is_return = true },
+	  .symbol = "__x64_sys_getppid", .is_return = true,
+	  .entry_handler = kretprobe_entry_handler,
+	  .data_size = sizeof(pid_t) },
+};
+
+static struct tap_profile_probe profile_probes[] = {
+	{ .probe = { "timer.profile", "tap_hello.c:profile", profile_handler } },
 };
 
 static int
@@ -178,6 +211,7 @@ struct tap_module_desc tap_module = {
 	.begin = begin_probes, .n_begin = ARRAY_SIZE(begin_probes),
 	.end = end_probes, .n_end = ARRAY_SIZE(end_probes),
 	.timers = timer_probes, .n_timers = ARRAY_SIZE(timer_probes),
+	.profiles = profile_probes, .n_profiles = ARRAY_SIZE(profile_probes),
 	.tracepoints = tracepoint_probes,
 	.n_tracepoints = ARRAY_SIZE(tracepoint_probes),
 	.kprobes = kprobe_probes, .n_kprobes = ARRAY_SIZE(kprobe_probes),
