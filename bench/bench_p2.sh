@@ -1,0 +1,80 @@
+#!/bin/sh
+# bench/bench_p2.sh -- wall time of `tapc -p2` (parse and elaborate) on a few
+# scripts: a trivial begin probe, a generated 200-line script, the
+# kernel.trace("*") wildcard and kprobe.function("vfs_*"). Prints the best
+# of N runs of each in milliseconds; never asserts on a time. The kernel
+# cases use the newest /lib/modules/*/build release (-r KREL) and are
+# skipped, with a message, when none is installed.
+#
+# Usage: bench_p2.sh [N]    Environment: TAPC (default ./tapc), TAPC_KREL.
+
+TAPC=${TAPC:-./tapc}
+runs=${1:-5}
+if [ ! -x "$TAPC" ]; then
+	echo "bench_p2: no tapc at $TAPC (set TAPC)" >&2
+	exit 1
+fi
+if [ -z "${TAPC_KREL+set}" ]; then
+	TAPC_KREL=$(ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -1)
+	TAPC_KREL=${TAPC_KREL%/build}
+	TAPC_KREL=${TAPC_KREL##*/}
+fi
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+now_ns() { date +%s%N; }
+
+# best NAME TAPC-ARGS...: run tapc -p2 $runs times, print the fastest.
+best() {
+	name=$1
+	shift
+	min=
+	i=0
+	while [ $i -lt "$runs" ]; do
+		t0=$(now_ns)
+		if ! "$TAPC" -p2 "$@" >/dev/null 2>"$tmp/err"; then
+			printf '%-28s failed: %s\n' "$name" "$(head -1 "$tmp/err")"
+			return
+		fi
+		t=$(( $(now_ns) - t0 ))
+		[ -z "$min" ] || [ "$t" -lt "$min" ] && min=$t
+		i=$((i + 1))
+	done
+	printf '%-28s %8d.%03d ms  (best of %d)\n' "$name" \
+		$((min / 1000000)) $((min / 1000 % 1000)) "$runs"
+}
+
+# A 200-line script: globals, functions calling each other, many probes.
+gen_script() {
+	echo "global count, names, lat"
+	i=0
+	while [ $i -lt 30 ]; do
+		echo "function f$i(x, s) {"
+		echo "	count[s, x] += x * $i"
+		echo "	if (x > $i) return sprintf(\"%s-%d\", s, x + $i)"
+		echo "	return s . \"$i\""
+		echo "}"
+		i=$((i + 1))
+	done
+	i=0
+	while [ $i -lt 12 ]; do
+		echo "probe timer.ms($((i + 10))) {"
+		echo "	names[$i] = f$i($i, \"p$i\")"
+		echo "	lat <<< $i"
+		printf '\tforeach ([s, x] in count) printf("%%s %%d\\n", s, x)\n'
+		echo "}"
+		i=$((i + 1))
+	done
+	printf 'probe end { printf("%%d %%d\\n", @count(lat), @sum(lat)) }\n'
+}
+gen_script >"$tmp/s200.stp"
+
+echo "tapc -p2 wall time ($(wc -l <"$tmp/s200.stp") lines in the generated script)"
+best "trivial begin" -e 'probe begin { print("hi") }'
+best "200-line script" "$tmp/s200.stp"
+if [ -n "$TAPC_KREL" ]; then
+	best "kernel.trace(\"*\")" -r "$TAPC_KREL" -e 'probe kernel.trace("*") { print(1) }'
+	best "kprobe.function(\"vfs_*\")" -r "$TAPC_KREL" -e 'probe kprobe.function("vfs_*") { print(1) }'
+else
+	echo "kernel cases skipped: no kernel in /lib/modules/*/build (set TAPC_KREL)"
+fi
