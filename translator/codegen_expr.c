@@ -22,7 +22,7 @@ static const char *cg_index_read(struct cg *g, struct node *n);
 const char *
 cg_str_temp(struct cg *g)
 {
-	return cg_fmt(g, "l->__s%d", g->frame->nstr++);
+	return cg_fmt(g, "l->__str%d", g->frame->nstr++);
 }
 
 static const char *
@@ -111,7 +111,7 @@ const char *
 cg_keys_decl(struct cg *g, struct node_list *keys, const char **arr,
 	     uint32_t *wildcard)
 {
-	const char *name = cg_fmt(g, "__k%d", g->label_seq++);
+	const char *name = cg_fmt(g, "__keys%d", g->label_seq++);
 	char *decl = cg_fmt(g, "struct tap_value %s[%d]; ", name,
 			    keys->n ? keys->n : 1);
 	int i;
@@ -373,6 +373,7 @@ cg_elem_store(struct cg *g, struct node *idx, enum op op, const char *val,
 	const char *v = cg_tmp(g), *r = cg_tmp(g);
 	const char *kd = cg_keys_decl(g, &idx->u.index.keys, &k, NULL);
 	enum op bop = cg_assign_op(op);
+	const char *anear = cg_near(g, idx);	/* stap names the array */
 
 	if (sym->type == TY_STRING) {
 		const char *dst = cg_str_temp(g);
@@ -384,19 +385,19 @@ cg_elem_store(struct cg *g, struct node *idx, enum op op, const char *val,
 		return cg_fmt(g, "({ %sconst char *%s = %s; int %s; %s "
 			      "%s = tap_map_set_str(%s, %s, %s); %s "
 			      "(const char *)%s; })", kd, v, val, rc, make, rc,
-			      m, k, dst, cg_raise_rc(g, rc, sym, near), dst);
+			      m, k, dst, cg_raise_rc(g, rc, sym, anear), dst);
 	}
 	if (op == OP_ASSIGN)
 		return cg_fmt(g, "({ %sint64_t %s = %s; int %s = "
 			      "tap_map_set_long(%s, %s, %s); %s %s; })", kd, v,
-			      val, rc, m, k, v, cg_raise_rc(g, rc, sym, near),
+			      val, rc, m, k, v, cg_raise_rc(g, rc, sym, anear),
 			      v);
 	return cg_fmt(g, "({ %sint64_t %s = %s; int64_t %s, __old%s = "
 		      "tap_map_get_long(%s, %s); int %s; %s %s = "
 		      "tap_map_set_long(%s, %s, %s); %s %s; })", kd, v, val, r,
 		      r, m, k, rc,
 		      cg_arith(g, bop, cg_fmt(g, "__old%s", r), v, near, r),
-		      rc, m, k, r, cg_raise_rc(g, rc, sym, near), r);
+		      rc, m, k, r, cg_raise_rc(g, rc, sym, anear), r);
 }
 
 /* x <<< v */

@@ -37,7 +37,7 @@ cg_is_print_family(const char *name)
 static const char *
 cg_values(struct cg *g, struct node *n, int first, const char **arr)
 {
-	const char *name = cg_fmt(g, "__a%d", g->label_seq++);
+	const char *name = cg_fmt(g, "__args%d", g->label_seq++);
 	int nargs = n->u.call.args.n - first;
 	char *decl = cg_fmt(g, "struct tap_value %s[%d]; ", name,
 			    nargs > 0 ? nargs : 1);

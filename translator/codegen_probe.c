@@ -61,7 +61,7 @@ cg_frame_struct(struct cg *g, struct cg_frame *f)
 			fprintf(g->decls, "\tint64_t l_%s;\n", s->name);
 	}
 	for (i = 0; i < f->nstr; i++)
-		fprintf(g->decls, "\tchar __s%d[MAXSTRINGLEN];\n", i);
+		fprintf(g->decls, "\tchar __str%d[MAXSTRINGLEN];\n", i);
 	for (i = 0; i < f->niter; i++)
 		if (f->iter_slots[i] > 0)
 			fprintf(g->decls, "\tstruct tap_map_entry *__it%d[%ld];\n",

@@ -163,8 +163,8 @@ cg_foreach(struct cg *g, struct node *n)
 {
 	struct symbol *sym = cg_array_symbol(n->u.foreach.array);
 	int id = g->label_seq++;
-	const char *map, *o = cg_fmt(g, "__o%d", id);
-	const char *it = cg_fmt(g, "__i%d", id), *e = cg_fmt(g, "__e%d", id);
+	const char *map, *o = cg_fmt(g, "__ord%d", id);
+	const char *it = cg_fmt(g, "__iter%d", id), *e = cg_fmt(g, "__ent%d", id);
 
 	cg_count(g, n);
 	if (!sym || sym->nkeys == 0) {
@@ -247,7 +247,9 @@ cg_return(struct cg *g, struct node *n)
 	struct node *v = n->u.ret.value;
 
 	cg_count(g, n);
-	if (v && g->frame->is_function) {
+	if (v && (!g->frame->is_function || g->frame->fn->ret == TY_VOID)) {
+		cg_line(&g->w, "(void)(%s);", cg_expr(g, v));
+	} else if (v) {
 		if (v->type == TY_STRING)
 			cg_line(&g->w, "tap_str_copy(__ret, %s);", cg_expr(g, v));
 		else

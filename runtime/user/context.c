@@ -9,6 +9,7 @@
  * past MAXERRORS.  Every handler runs on the session thread (main.c), so
  * nothing here locks.  Must not: allocate after tap_contexts_alloc().
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,7 +175,5 @@ tap_tid(void)
 const char *
 tap_execname(void)
 {
-	extern const char *program_invocation_short_name;
-
 	return program_invocation_short_name;
 }
