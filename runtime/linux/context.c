@@ -5,12 +5,13 @@
  * Takes: the probe a handler is about to run.  Produces: the CPU's context,
  * or NULL when the handler must not run; at handler end, commits output and
  * reports errors and skip counts to the loader, stopping the script when a
- * limit is passed.  Must not: allocate or sleep outside tap_contexts_alloc.
+ * limit is passed (errors, skipped probes, time spent in handlers).  Must not: allocate or sleep outside tap_contexts_alloc.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/cpumask.h>
+#include <linux/sched/clock.h>
 #include "context.h"
 #include "output.h"
 #include "probes.h"
@@ -93,6 +94,9 @@ tap_context_enter(const struct tap_probe *probe, int want_state)
 	c->nesting = 0;
 	c->error = false;
 	c->out.len = 0;
+#ifndef TAP_NO_OVERLOAD
+	c->entered_ns = local_clock();
+#endif
 	return c;
 }
 
@@ -110,10 +114,37 @@ tap_report_error(struct tap_context *c)
 		tap_request_exit();
 }
 
+/*
+ * A CPU that spends more than TAP_OVERLOAD_THRESHOLD_NS of a window in
+ * handlers stops the script: the machine is being slowed down too much.
+ * Define TAP_NO_OVERLOAD to turn this off.
+ */
+static void
+tap_check_overload(struct tap_context *c)
+{
+#ifndef TAP_NO_OVERLOAD
+	static const char msg[] = "probe overhead exceeded threshold (overload)";
+	u64 now = local_clock();
+
+	c->window_busy_ns += now - c->entered_ns;
+	if (now - c->window_start_ns < TAP_OVERLOAD_INTERVAL_NS)
+		return;
+	if (c->window_busy_ns > TAP_OVERLOAD_THRESHOLD_NS &&
+	    c->window_start_ns) {
+		atomic64_inc(&tap_error_count);
+		tap_ctl_send_atomic(TAP_MSG_ERROR, msg, sizeof(msg) - 1);
+		tap_request_exit();
+	}
+	c->window_start_ns = now;
+	c->window_busy_ns = 0;
+#endif
+}
+
 void
 tap_context_exit(struct tap_context *c)
 {
 	tap_output_commit(c);
+	tap_check_overload(c);
 	if (unlikely(c->error))
 		tap_report_error(c);
 	c->probe = NULL;

@@ -35,6 +35,12 @@
 #ifndef TAP_MAXNESTING
 #define TAP_MAXNESTING		10	/* function call depth */
 #endif
+#ifndef TAP_OVERLOAD_INTERVAL_NS
+#define TAP_OVERLOAD_INTERVAL_NS	1000000000ULL	/* measuring window */
+#endif
+#ifndef TAP_OVERLOAD_THRESHOLD_NS
+#define TAP_OVERLOAD_THRESHOLD_NS	500000000ULL	/* in handlers, per window */
+#endif
 #define TAP_ERRBUF_SIZE		256
 
 /* Session life cycle; tap_session_state holds one of these. */
@@ -61,6 +67,9 @@ struct tap_context {
 	int nesting;			/* call depth, for MAXNESTING */
 	bool error;			/* the handler hit a script error */
 	char errbuf[TAP_ERRBUF_SIZE];	/* its message */
+	u64 entered_ns;			/* local_clock() at handler entry */
+	u64 window_start_ns;		/* overload: this CPU's window */
+	u64 window_busy_ns;		/* overload: time in handlers in it */
 	struct tap_outbuf out;		/* output, committed at handler end */
 	/* Generated locals follow: tap_module.locals_size bytes. */
 	unsigned long locals[] __aligned(16);
