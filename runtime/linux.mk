@@ -28,5 +28,6 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/compat/tests/get_kretprobe.c \
 	runtime/linux/compat/tests/hrtimer_mode_hard.c \
 	runtime/linux/compat/tests/hrtimer_setup.c \
+	runtime/linux/compat/tests/no_llseek.c \
 	runtime/linux/compat/tests/relay_const_callbacks.c \
 	runtime/linux/compat/tests/timer_delete_sync.c

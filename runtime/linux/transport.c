@@ -20,6 +20,7 @@
 #include <linux/wait.h>
 #include <linux/uaccess.h>
 #include <linux/module.h>
+#include "compat/compat.h"
 #include "transport.h"
 #include "context.h"
 
@@ -76,7 +77,7 @@ tap_relay_remove_buf_file(struct dentry *dentry)
 	return 0;
 }
 
-static const struct rchan_callbacks tap_relay_callbacks = {
+static TAP_RELAY_CB_CONST struct rchan_callbacks tap_relay_callbacks = {
 	.subbuf_start = tap_relay_subbuf_start,
 	.create_buf_file = tap_relay_create_buf_file,
 	.remove_buf_file = tap_relay_remove_buf_file,
@@ -263,7 +264,7 @@ static ssize_t
 tap_ctl_read(struct file *file, char __user *ubuf, size_t count, loff_t *ppos)
 {
 	size_t done = 0, size;
-	ssize_t ret;
+	ssize_t ret = 0;
 
 	if (count < sizeof(struct tap_ctl_slot))
 		return -EINVAL;	/* the loader always offers room for one */
@@ -281,13 +282,13 @@ tap_ctl_read(struct file *file, char __user *ubuf, size_t count, loff_t *ppos)
 			break;
 		size = sizeof(tap_ctl_iobuf.hdr) + tap_ctl_iobuf.hdr.len;
 		if (copy_to_user(ubuf + done, &tap_ctl_iobuf, size)) {
-			done = done ? done : -EFAULT;
+			ret = -EFAULT;	/* that message is lost either way */
 			break;
 		}
 		done += size;
 	}
 	mutex_unlock(&tap_ctl_io_mutex);
-	return done;
+	return done ? done : ret;
 }
 
 static void
@@ -408,7 +409,9 @@ static const struct file_operations tap_ctl_fops = {
 	.read = tap_ctl_read,
 	.write = tap_ctl_write,
 	.poll = tap_ctl_poll,
+#ifdef TAPCONF_NO_LLSEEK
 	.llseek = no_llseek,
+#endif
 };
 
 /* ---- setup and teardown ---- */

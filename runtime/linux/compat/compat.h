@@ -13,6 +13,12 @@
 #include <linux/uaccess.h>
 #include "tapconf.h"
 
+#ifdef TAPCONF_RELAY_CONST_CALLBACKS
+#define TAP_RELAY_CB_CONST	const
+#else
+#define TAP_RELAY_CB_CONST
+#endif
+
 static inline void
 tap_timer_delete_sync(struct timer_list *t)
 {
