@@ -4,6 +4,7 @@
 ## Makefile.am.  compat/tapconf.sh is installed as data; run it with sh.
 
 nobase_dist_pkgdata_DATA += \
+	runtime/linux/README.md \
 	runtime/linux/tap_protocol.h \
 	runtime/linux/runtime.h \
 	runtime/linux/runtime.c \

@@ -4,6 +4,7 @@
 ## and is counted as skipped when qemu or a kernel with headers is missing.
 
 TAP_VM_FILES = \
+	testsuite/vm/README.md \
 	testsuite/vm/find-kernel \
 	testsuite/vm/mkinitramfs \
 	testsuite/vm/boot \
