@@ -158,6 +158,40 @@ cg_foreach_order(struct cg *g, struct node *n, const char *o)
 			cg_expr(g, n->u.foreach.limit));
 }
 
+/* foreach (i in @hist_log(s)): every bucket index, in order. */
+static void
+cg_foreach_hist(struct cg *g, struct node *n)
+{
+	struct node *h = n->u.foreach.array;
+	struct node *x = h->u.hist.operand;
+	struct symbol *sym = cg_array_symbol(x);
+	struct symbol *k = n->u.foreach.keys.n == 1
+		? n->u.foreach.keys.v[0]->u.symbol.sym : NULL;
+	int id = g->label_seq++;
+
+	if (!sym || !k || n->u.foreach.value) {
+		cg_unsupported(g, n, "this foreach over a histogram");
+		return;
+	}
+	cg_open_block(&g->w);
+	cg_line(&g->w, "const struct tap_stat_data *__sd%d = %s;", id,
+		cg_stat_data(g, x));
+	cg_line(&g->w, "int64_t __b%d, __lim%d = %s;", id, id,
+		n->u.foreach.limit ? cg_expr(g, n->u.foreach.limit)
+				   : "INT64_MAX");
+	cg_open(&g->w, "for (__b%d = 0; __sd%d && __sd%d->count && __b%d < "
+		"%s->buckets && __b%d < __lim%d; __b%d++)", id, id, id, id,
+		x->kind == N_SYMBOL
+			? cg_fmt(g, "(&%s.desc)", cg_global_name(sym))
+			: cg_fmt(g, "(&%s.agg.stat_desc)", cg_global_name(sym)),
+		id, id, id);
+	cg_count(g, n);
+	cg_line(&g->w, "%s = __b%d;", cg_symbol_ref(g, k), id);
+	cg_body(g, n->u.foreach.body);
+	cg_close(&g->w, NULL);
+	cg_close(&g->w, NULL);
+}
+
 static void
 cg_foreach(struct cg *g, struct node *n)
 {
@@ -167,6 +201,10 @@ cg_foreach(struct cg *g, struct node *n)
 	const char *it = cg_fmt(g, "__iter%d", id), *e = cg_fmt(g, "__ent%d", id);
 
 	cg_count(g, n);
+	if (n->u.foreach.array->kind == N_HIST) {
+		cg_foreach_hist(g, n);
+		return;
+	}
 	if (!sym || sym->nkeys == 0) {
 		cg_unsupported(g, n, "foreach over this kind of expression");
 		return;

@@ -139,22 +139,52 @@ tap_apply_params(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * -c CMD: forked before the begin probes, so that target() is its pid
+ * there too (as stap's), but held on a pipe until they have run.
+ */
 static pid_t
-tap_start_command(const char *cmd, const sigset_t *old)
+tap_fork_command(const char *cmd, const sigset_t *old, int *release)
 {
-	pid_t pid = fork();
+	int fds[2];
+	pid_t pid;
 
+	if (pipe(fds) < 0)
+		return -1;
+	pid = fork();
 	if (pid == 0) {
+		char ch;
+
+		close(fds[1]);
+		if (read(fds[0], &ch, 1) != 1)
+			_exit(0);	/* the script ended first */
+		close(fds[0]);
 		sigprocmask(SIG_SETMASK, old, NULL);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		fprintf(stderr, "ERROR: cannot run '%s': %s\n", cmd,
 			strerror(errno));
 		_exit(127);
 	}
-	if (pid < 0)
+	close(fds[0]);
+	if (pid < 0) {
 		fprintf(stderr, "ERROR: cannot fork for '%s': %s\n", cmd,
 			strerror(errno));
+		close(fds[1]);
+		return -1;
+	}
+	*release = fds[1];
 	return pid;
+}
+
+/* Let the command run, or end it unstarted when the script is over. */
+static void
+tap_release_command(int release, bool go)
+{
+	if (release < 0)
+		return;
+	if (go && write(release, "g", 1) != 1)
+		tap_request_exit();
+	close(release);
 }
 
 static uint64_t
@@ -293,6 +323,7 @@ main(int argc, char **argv)
 	struct tap_user_opts o = { 0 };
 	sigset_t set, old;
 	pid_t child = -1;
+	int release = -1;
 
 	if (tap_setup(argc, argv, &o))
 		return 1;
@@ -304,17 +335,17 @@ main(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &set, &old);
 	srandom((unsigned int)tap_now_ns());
 
+	if (o.command) {
+		child = tap_fork_command(o.command, &old, &release);
+		if (child < 0)
+			return 1;
+		tap_target_pid = child;
+	}
 	tap_run_probes(tap_module.begin, tap_module.n_begin,
 		       TAP_SESSION_STARTING);
 	if (tap_session_state == TAP_SESSION_STARTING)
 		tap_session_state = TAP_SESSION_RUNNING;
-	if (o.command && !tap_exit_requested) {
-		child = tap_start_command(o.command, &old);
-		if (child > 0)
-			tap_target_pid = child;
-		else
-			tap_request_exit();
-	}
+	tap_release_command(release, !tap_exit_requested);
 	tap_main_loop(&set, o.time_limit, child);
 	tap_finish();
 	if (tap_module.exit)
