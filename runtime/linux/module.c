@@ -119,12 +119,22 @@ tap_session_arm(void)
 {
 	int ret = 0;
 
+	/*
+	 * Not STARTING: a begin probe called exit().  Do not take the mutex
+	 * then: the stop work may hold it while it waits for this very loader
+	 * to drain, and the loader is in this write(2).
+	 */
+	if (atomic_read(&tap_session_state) != TAP_SESSION_STARTING) {
+		tap_send_status(TAP_MSG_STARTED, 0);
+		return 0;
+	}
 	mutex_lock(&tap_session_mutex);
 	if (!tap_started) {
 		mutex_unlock(&tap_session_mutex);
 		return -EPROTO;
 	}
-	/* Not STARTING: a begin probe called exit(); the stop is queued. */
+	/* Nothing else moves the state off STARTING once begin is done:
+	 * no probe is armed yet, and exit requests come from this loader. */
 	if (atomic_read(&tap_session_state) == TAP_SESSION_STARTING) {
 		ret = tap_arm_all();
 		if (ret) {

@@ -10,6 +10,7 @@ TAP_VM_FILES = \
 	testsuite/vm/boot \
 	testsuite/vm/run-batch \
 	testsuite/vm/run-tier \
+	testsuite/vm/vmrun \
 	testsuite/vm/build-module \
 	testsuite/vm/workload.c \
 	testsuite/vm/modules/hello/Kbuild \
