@@ -19,6 +19,7 @@
 
 #include "translator/build.h"
 #include "translator/codegen.h"
+#include "translator/paths.h"
 
 static char build_dir[PATH_MAX];
 static char build_program[PATH_MAX + 64];
@@ -51,26 +52,18 @@ file_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-/* The runtime directory: the source tree's when tapc runs from its build
- * tree (or TAPC_RUNTIME says so), else the installed one. */
+/* The runtime directory (paths.h: the source tree's when tapc runs from
+ * its build tree, TAPC_RUNTIME_DIR when set, else the installed one). */
 static const char *
 build_runtime_dir(struct session *s)
 {
-	static char dir[PATH_MAX];
-	char exe[PATH_MAX];
-	ssize_t n;
-	const char *env = getenv("TAPC_RUNTIME");
+	const char *dir = paths_runtime_dir();
+	char probe[PATH_MAX];
 
-	if (env && *env)
-		return env;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[n > 0 ? n : 0] = '\0';
-	if (n > 0 && strncmp(exe, TAPC_BUILDDIR "/", strlen(TAPC_BUILDDIR) + 1) == 0)
-		snprintf(dir, sizeof(dir), "%s/runtime", TAPC_SRCDIR);
-	else
-		snprintf(dir, sizeof(dir), "%s/runtime", TAPC_PKGDATADIR);
-	if (!file_exists(dir)) {
-		diag_fatal_noloc(&s->diag, "runtime not found at %s", dir);
+	snprintf(probe, sizeof(probe), "%s/user/runtime.h", dir);
+	if (!file_exists(probe)) {
+		diag_fatal_noloc(&s->diag, "the user-space runtime is not at %s",
+				 probe);
 		return NULL;
 	}
 	return dir;

@@ -408,6 +408,10 @@ cg_stat_add(struct cg *g, struct node *n, const char *val)
 	struct symbol *sym = cg_array_symbol(lhs);
 	const char *v = cg_tmp(g), *rc = cg_tmp(g), *k, *kd;
 
+	if (!sym || sym->kind != SYM_GLOBAL) {
+		cg_unsupported(g, n, "'<<<' into a local; statistics must be global");
+		return "((int64_t)0)";
+	}
 	if (lhs->kind == N_SYMBOL)
 		return cg_fmt(g, "({ int64_t %s = %s; tap_stat_add(&%s, %s); "
 			      "%s; })", v, val, cg_global_name(sym), v, v);
