@@ -53,6 +53,8 @@ tap_context_enter(const struct tap_probe *probe, int want_state)
 	c->probe = probe;
 	c->probe_data = NULL;
 	c->actions = 0;
+	c->maxaction = want_state == TAP_SESSION_RUNNING
+		? TAP_MAXACTION : TAP_MAXACTION_INTERRUPTIBLE;
 	c->nesting = 0;
 	c->error = false;
 	c->last_stmt = NULL;

@@ -51,6 +51,14 @@
 #ifndef TAP_MAXNESTING
 #define TAP_MAXNESTING		10
 #endif
+/* begin, end and error probes may run longer, as stap's (which run them
+ * where they can be interrupted) */
+#if defined(MAXACTION_INTERRUPTIBLE) && !defined(TAP_MAXACTION_INTERRUPTIBLE)
+#define TAP_MAXACTION_INTERRUPTIBLE	MAXACTION_INTERRUPTIBLE
+#endif
+#ifndef TAP_MAXACTION_INTERRUPTIBLE
+#define TAP_MAXACTION_INTERRUPTIBLE	(TAP_MAXACTION * 10)
+#endif
 #define TAP_ERRBUF_SIZE		256
 
 #include "../core/core.h"
@@ -120,6 +128,7 @@ struct tap_context {
 	const struct tap_probe *probe;	/* the probe being handled */
 	void *probe_data;		/* provider data */
 	unsigned long actions;		/* statements so far, for MAXACTION */
+	unsigned long maxaction;	/* this handler's limit */
 	int nesting;			/* call depth, for MAXNESTING */
 	bool error;			/* the handler hit a script error */
 	bool next;			/* `next` in a function: end the handler */
@@ -162,7 +171,7 @@ static inline bool
 tap_action(struct tap_context *c, unsigned long n)
 {
 	c->actions += n;
-	if (likely(c->actions <= TAP_MAXACTION))
+	if (likely(c->actions <= c->maxaction))
 		return true;
 	tap_error(c, "MAXACTION exceeded");
 	return false;
