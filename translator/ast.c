@@ -238,6 +238,7 @@ walk_children(struct walker *w, struct node *n)
 		return;
 	case N_STAT_OP:
 		walk(w, n->u.stat.operand);
+		walk(w, n->u.stat.shift);
 		return;
 	case N_HIST:
 		walk(w, n->u.hist.operand);

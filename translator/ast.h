@@ -298,6 +298,7 @@ struct node {
 		struct {
 			enum op op;
 			struct node *operand;
+			struct node *shift;	/* @variance(s, shift) */
 		} stat;
 		struct {
 			enum hist_kind kind;

@@ -158,6 +158,7 @@ clone_children(struct arena *a, struct node *c, const struct node *n)
 		return;
 	case N_STAT_OP:
 		c->u.stat.operand = ast_clone(a, n->u.stat.operand);
+		c->u.stat.shift = ast_clone(a, n->u.stat.shift);
 		return;
 	case N_HIST:
 		c->u.hist.operand = ast_clone(a, n->u.hist.operand);

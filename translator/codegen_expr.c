@@ -559,12 +559,14 @@ cg_hist_bucket(struct cg *g, struct node *n)
 		cg_unsupported(g, n, "this histogram index");
 		return "((int64_t)0)";
 	}
-	return cg_fmt(g, "({ int64_t %s = %s, %s; if (tap_hist_bucket_count("
-		      "%s, %s, %s, &%s)) %s %s; })", i,
+	return cg_fmt(g, "({ int64_t %s = %s, %s; int __rc = tap_hist_bucket_count("
+		      "%s, %s, %s, &%s); if (__rc) { tap_error_at(c, __rc == "
+		      "TAP_EEMPTY ? \"empty aggregate\" : \"histogram index out "
+		      "of range\", %s); goto %s; } %s; })", i,
 		      cg_expr(g, n->u.index.keys.v[0]), r, cg_stat_desc(g, x),
 		      cg_stat_data(g, x), i, r,
-		      cg_raise(g, "histogram index out of range",
-			       cg_near(g, n)), r);
+		      cg_c_string(g, cg_near(g, n), strlen(cg_near(g, n))),
+		      g->err_label, r);
 }
 
 static const char *

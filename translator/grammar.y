@@ -377,6 +377,8 @@ expr:
 	| expr '^' expr			{ $$ = build_binary(p, N_BINARY, OP_BXOR, $1, $3, @2); }
 	| expr '&' expr			{ $$ = build_binary(p, N_BINARY, OP_BAND, $1, $3, @2); }
 	| expr IN IDENT			{ $$ = build_in(p, $1, false, build_symbol(p, &$3), @2); }
+	| expr IN ATNAME '(' opt_args ')'
+					{ $$ = build_in(p, $1, false, build_at(p, &$3, &$5), @2); }
 	| expr EQ expr			{ $$ = build_binary(p, N_COMPARE, OP_EQ, $1, $3, @2); }
 	| expr NE expr			{ $$ = build_binary(p, N_COMPARE, OP_NE, $1, $3, @2); }
 	| expr '<' expr			{ $$ = build_binary(p, N_COMPARE, OP_LT, $1, $3, @2); }

@@ -153,9 +153,11 @@ build_stat(struct parser *p, const struct token *t, struct node_list *args,
 	struct node *n = ast_new(A(p), N_STAT_OP, t->loc);
 
 	n->u.stat.op = op;
-	if (arity_ok(p, t, args->n, 1, 1))
+	if (arity_ok(p, t, args->n, 1, op == OP_VARIANCE ? 2 : 1)) {
 		n->u.stat.operand = args->v[0];
-	else {
+		n->u.stat.shift = args->n > 1 ? args->v[1] : NULL;
+	}
+	if (!n->u.stat.operand) {
 		n->u.stat.operand = ast_new(A(p), N_SYMBOL, t->loc);
 		n->u.stat.operand->u.symbol.name = "_";
 	}

@@ -158,6 +158,11 @@ build_in(struct parser *p, struct node *key, bool bracketed,
 	struct node *n = ast_new(A(p), N_IN, key->loc);
 
 	(void)at;
+	if (array->kind == N_HIST)
+		parser_allow_hist(p, array);
+	else if (array->kind != N_SYMBOL)
+		diag_error(&p->s->diag, array->loc, "E_SYNTAX",
+			   "'in' takes an array or a histogram on its right");
 	ast_list_push(A(p), &n->u.in.keys, key);
 	n->u.in.bracketed = bracketed;
 	n->u.in.array = array;
@@ -179,25 +184,36 @@ build_in_tuple(struct parser *p, struct loc at, struct node_list *keys,
 	return n;
 }
 
-static bool
-valid_dollar_dollar(const char *name)
+/* A trailing $ or $$ on a name is the pretty-printing suffix: `$var$`,
+ * `$p->member$$` (identifiers may contain '$' after the first character,
+ * so the lexer keeps it in the name). Returns the name without it. */
+static const char *
+split_pretty(struct parser *p, const char *name, int *pretty)
 {
-	return strcmp(name, "$$vars") == 0 || strcmp(name, "$$locals") == 0 ||
-	       strcmp(name, "$$parms") == 0 || strcmp(name, "$$return") == 0;
+	size_t n = strlen(name);
+
+	*pretty = 0;
+	if (n >= 3 && name[n - 1] == '$' && name[n - 2] == '$' &&
+	    name[n - 3] != '$') {
+		*pretty = 2;
+		n -= 2;
+	} else if (n >= 2 && name[n - 1] == '$' && name[n - 2] != '$') {
+		*pretty = 1;
+		n -= 1;
+	}
+	return *pretty ? arena_strndup(A(p), name, n) : name;
 }
 
 struct node *
 build_target(struct parser *p, const struct token *t)
 {
 	struct node *n = ast_new(A(p), N_TARGET, t->loc);
+	int pretty;
 
-	if (t->text[1] == '$' && !valid_dollar_dollar(t->text)) {
-		diag_error(&p->s->diag, t->loc, "E_BAD_TARGET",
-			   "unknown context variable '%s'", t->text);
-		diag_hint(&p->s->diag,
-			  "the $$ names are $$vars, $$locals, $$parms and $$return");
-	}
-	n->u.target.name = t->text;
+	/* $$vars, $$name, $$provider ...: which exist is the provider's
+	 * business in pass 2. */
+	n->u.target.name = split_pretty(p, t->text, &pretty);
+	n->u.target.path.pretty = pretty;
 	return n;
 }
 
@@ -240,9 +256,12 @@ build_member(struct parser *p, struct node *value, const struct token *member,
 {
 	struct target_path *path;
 	struct node *n = steppable(p, value, &path);
-	struct target_step st = { STEP_MEMBER, member->text, NULL, at };
+	int pretty;
+	const char *name = split_pretty(p, member->text, &pretty);
+	struct target_step st = { STEP_MEMBER, name, NULL, at };
 
 	ast_path_push(A(p), path, st);
+	path->pretty = pretty;
 	return n;
 }
 
@@ -263,19 +282,23 @@ build_subscript(struct parser *p, struct node *value, struct node *index,
 	return n;
 }
 
+/* `value$` / `value$$`: on $var, @cast, @var it marks the path; on any
+ * other value it makes an autocast to be pretty-printed. */
 struct node *
 build_pretty(struct parser *p, struct node *value, int pretty, struct loc at)
 {
 	struct target_path *path = path_of(value);
 
-	if (!path || path->pretty) {
+	if (path && path->pretty) {
 		diag_error(&p->s->diag, at, "E_PRETTY",
-			   "'%s' pretty-prints a target variable, @cast or @var",
+			   "'%s' after a value that is already pretty-printed",
 			   pretty == 2 ? "$$" : "$");
 		return value;
 	}
+	struct node *n = path && !path->addr_of ? value :
+		steppable(p, value, &path);
 	path->pretty = pretty;
-	return value;
+	return n;
 }
 
 struct node *

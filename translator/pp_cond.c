@@ -130,6 +130,34 @@ fact_value(struct cond_parser *cp, const char *name, struct value *v)
 	return true;
 }
 
+/* $N (as a number when it is one) or @N (a string) in a condition. */
+static bool
+argument_value(struct cond_parser *cp, const struct token *t, struct value *v)
+{
+	const struct options *o = &cp->env->s->opts;
+	long n = strtol(t->text + 1, NULL, 10);
+	char *end;
+
+	if (n < 1 || n > o->nargs) {
+		char msg[160];
+		snprintf(msg, sizeof(msg),
+			 "command line argument %s is out of range (%d given)",
+			 t->text, o->nargs);
+		if (!cp->failed)
+			diag_error(&cp->env->s->diag, t->loc, "E_ARG_RANGE",
+				   "%s", msg);
+		cp->failed = true;
+		return false;
+	}
+	const char *arg = o->args[n - 1];
+	long long num = strtoll(arg, &end, 0);
+	if (t->kind == ARGREF && *arg && !*end)
+		*v = mkval(V_NUMBER, num, NULL);
+	else
+		*v = mkval(V_STRING, 0, arg);
+	return true;
+}
+
 static bool
 operand(struct cond_parser *cp, struct value *v)
 {
@@ -153,6 +181,11 @@ operand(struct cond_parser *cp, struct value *v)
 		break;
 	case STRING:
 		*v = mkval(V_STRING, 0, t->text);
+		break;
+	case ARGREF:
+	case ARGSTR:
+		if (!argument_value(cp, t, v))
+			return false;
 		break;
 	case ARGC:
 		*v = mkval(V_NUMBER, cp->env->nargs, NULL);
@@ -184,23 +217,37 @@ operand(struct cond_parser *cp, struct value *v)
 	return true;
 }
 
+static bool
+as_number(const struct value *v, long long *out)
+{
+	char *end;
+
+	if (v->kind == V_NUMBER) {
+		*out = v->num;
+		return true;
+	}
+	if (!*v->str) {
+		*out = 0;
+		return v->fact && strncmp(v->fact, "CONFIG_", 7) == 0;
+	}
+	*out = strtoll(v->str, &end, 0);
+	return !*end;
+}
+
 static int
 compare_values(const struct value *a, const struct value *b, bool *glob_ok)
 {
 	*glob_ok = false;
 	if (a->kind == V_NUMBER && b->kind == V_NUMBER)
 		return a->num < b->num ? -1 : a->num > b->num;
-	if (a->kind == V_NUMBER || b->kind == V_NUMBER) {
-		/* "6" and 6: compare as numbers when the string is one. */
-		const struct value *s = a->kind == V_NUMBER ? b : a;
-		char *end;
-		long long x = strtoll(s->str, &end, 0);
-		if (*s->str && !*end) {
-			long long l = a->kind == V_NUMBER ? a->num : x;
-			long long r = b->kind == V_NUMBER ? b->num : x;
-			return l < r ? -1 : l > r;
-		}
-		return -2;	/* incomparable */
+	long long l, r;
+	if (a->kind == V_NUMBER || b->kind == V_NUMBER ||
+	    (a->fact && b->fact && strncmp(a->fact, "CONFIG_", 7) == 0)) {
+		/* "6" and 6 compare as numbers; an unset CONFIG_ option is
+		 * "" and also 0. */
+		if (!as_number(a, &l) || !as_number(b, &r))
+			return -2;	/* incomparable */
+		return l < r ? -1 : l > r;
 	}
 	*glob_ok = true;
 	if (a->kind == V_VERSION || b->kind == V_VERSION)
@@ -265,8 +312,6 @@ comparison_problem(const struct value *a, int op, const struct value *b)
 		if (b->kind != V_NUMBER || (b->num != 0 && b->num != 1))
 			return "guru_mode is compared with 0 or 1";
 	}
-	if (strncmp(f, "CONFIG_", 7) == 0 && !equality && b->kind != V_NUMBER)
-		return "only == and != compare a CONFIG_ option with a string";
 	return NULL;
 }
 

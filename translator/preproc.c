@@ -203,6 +203,9 @@ skip_branch(struct pp *pp, struct loc open, bool to_end)
 		case PP_ELSE:
 			if (depth == 0 && !to_end)
 				return PP_ELSE;
+			if (depth == 0)
+				diag_error(&pp->s->diag, t.loc, "E_PP_STRAY",
+					   "a second '%%:' in one preprocessor conditional");
 			break;
 		case PP_THEN:
 			if (depth == 0)
@@ -282,7 +285,7 @@ else_or_end(struct pp *pp, const struct token *t)
 	}
 	if (t->kind == PP_ELSE) {
 		if (pp->conds[pp->nconds - 1] == COND_ELSE) {
-			pp_error(pp, t->loc, "E_PP_SYNTAX",
+			pp_error(pp, t->loc, "E_PP_STRAY",
 				 "a second '%:' in one preprocessor conditional");
 			return;
 		}
@@ -374,8 +377,13 @@ collect_params(struct pp *pp, struct macro *m)
 		m->params = arena_grow(pp->s->arena, m->params,
 				       sizeof(*m->params), &cap,
 				       m->nparams + 1);
-		m->params[m->nparams++] = arena_printf(pp->s->arena, "@%s",
-						       t.text);
+		const char *param = arena_printf(pp->s->arena, "@%s", t.text);
+		for (int i = 0; i < m->nparams; i++)
+			if (strcmp(m->params[i], param) == 0)
+				diag_error(&pp->s->diag, t.loc, "E_DUP_PARAM",
+					   "parameter '%s' appears twice in macro '@%s'",
+					   t.text, m->name);
+		m->params[m->nparams++] = param;
 		frame_next(pp->top, &t);
 		if (t.kind == ')')
 			return true;

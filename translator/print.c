@@ -175,7 +175,9 @@ print_autocast(FILE *out, const struct node *n)
 	/* `(a)[1]` must not print as `a[1]`, an array element. */
 	bool parens = expr_prec(op) < P_PRIMARY ||
 		      (op->kind == N_SYMBOL && path->nsteps &&
-		       path->steps[0].kind == STEP_INDEX);
+		       path->steps[0].kind == STEP_INDEX) ||
+		      (path->nsteps == 0 && path->pretty &&
+		       (op->kind == N_SYMBOL || op->kind == N_CALL));
 
 	if (path->addr_of)
 		fputc('&', out);
@@ -297,6 +299,10 @@ print_primary(FILE *out, const struct node *n)
 	case N_STAT_OP:
 		fprintf(out, "%s(", op_spelling(n->u.stat.op));
 		print_expr(out, n->u.stat.operand, P_ASSIGN);
+		if (n->u.stat.shift) {
+			fputs(", ", out);
+			print_expr(out, n->u.stat.shift, P_ASSIGN);
+		}
 		fputc(')', out);
 		return;
 	case N_HIST:

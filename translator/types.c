@@ -404,6 +404,7 @@ ty_uncached(struct typer *t, struct node *n)
 	case N_CALL: return ty_call(t, n);
 	case N_STAT_OP:
 		ty_stat_operand(t, n->u.stat.operand);
+		expect(t, n->u.stat.shift, TY_LONG);
 		return TY_LONG;
 	case N_HIST: return ty_hist(t, n);
 	case N_ENTRY: return ty(t, n->u.atop.args.v[0]);
