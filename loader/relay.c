@@ -93,6 +93,7 @@ taprun_relay_open(struct taprun_relay *r, const char *name,
 		r->fd[i] = r->out[i] = -1;
 	r->nfiles = 0;
 	r->bytes = 0;
+	r->broken = false;
 	r->own_out = bulk || outfile;
 	r->out[0] = STDOUT_FILENO;
 	if (outfile && !bulk) {
@@ -149,7 +150,11 @@ taprun_relay_close(struct taprun_relay *r)
 	r->nfiles = 0;
 }
 
-/* Read every trace file dry; bytes moved, or a negative errno. */
+/*
+ * Read every trace file dry; bytes moved, or a negative errno the first
+ * time the output fails.  After that the data is read and dropped, so the
+ * module's buffers keep draining while it stops.
+ */
 int
 taprun_relay_read_all(struct taprun_relay *r)
 {
@@ -166,9 +171,11 @@ taprun_relay_read_all(struct taprun_relay *r)
 				continue;
 			if (n <= 0)
 				break;
-			ret = taprun_write_all(r->out[i], buf, n);
+			ret = r->broken ? 0 : taprun_write_all(r->out[i], buf, n);
 			if (ret) {
-				taprun_err("output: write: %s", strerror(-ret));
+				if (ret != -EPIPE)
+					taprun_err("output: write: %s", strerror(-ret));
+				r->broken = true;
 				return ret;
 			}
 			moved += n;

@@ -325,8 +325,12 @@ taprun_loop(struct taprun_session *s)
 		ret = poll(p, n, taprun_poll_timeout(s));
 		if (ret < 0 && errno != EINTR)
 			return -errno;
-		if (taprun_relay_read_all(&s->relay) == -EPIPE)
-			taprun_request_exit(s, "output closed");
+		ret = taprun_relay_read_all(&s->relay);
+		if (ret < 0) {
+			if (ret != -EPIPE)
+				s->status = 1;
+			taprun_request_exit(s, "output failed");
+		}
 		if (p[1].revents & POLLIN)
 			taprun_handle_signals(s);
 		taprun_reap_child(s);

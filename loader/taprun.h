@@ -56,6 +56,7 @@ struct taprun_relay {
 	int fd[TAPRUN_MAX_CPUS];	/* trace<cpu>, -1 when absent */
 	int out[TAPRUN_MAX_CPUS];	/* where each one's data goes */
 	bool own_out;			/* out[] are files we opened */
+	bool broken;			/* output failed: read and discard */
 	unsigned long long bytes;
 };
 int taprun_relay_open(struct taprun_relay *r, const char *name,
