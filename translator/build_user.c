@@ -98,7 +98,7 @@ build_compile(struct session *s, const char *rt, const char *src)
 	char cmd[4 * PATH_MAX];
 	int rc;
 
-	snprintf(cmd, sizeof(cmd), "%s -std=gnu11 -O1 -I'%s/user' -o '%s' '%s' %s",
+	snprintf(cmd, sizeof(cmd), "%s -std=gnu11 -O0 -I'%s/user' -o '%s' '%s' %s",
 		 getenv("CC") ? getenv("CC") : "cc", rt, build_program, src,
 		 s->opts.verbose ? "" : "2>&1 | head -50 >&2");
 	if (s->opts.verbose)

@@ -260,8 +260,12 @@ cg_scan_stat(struct node *n, void *ctx)
 	struct cg_stat_use *u;
 
 	if (n->kind == N_STAT_OP && n->u.stat.op == OP_VARIANCE &&
-	    (sym = cg_array_symbol(n->u.stat.operand)))
-		cg_stat_use(g, sym)->variance = true;
+	    (sym = cg_array_symbol(n->u.stat.operand))) {
+		u = cg_stat_use(g, sym);
+		u->variance = true;
+		if (n->u.stat.shift && !cg_literal(n->u.stat.shift, &u->shift))
+			cg_unsupported(g, n, "a @variance shift that is not a number");
+	}
 	if (n->kind != N_HIST || !(sym = cg_array_symbol(n->u.hist.operand)))
 		return true;
 	u = cg_stat_use(g, sym);
@@ -356,9 +360,9 @@ cg_init_desc(struct cg *g, struct symbol *sym)
 	const char *kind = !u->has_hist ? "TAP_HIST_NONE" :
 		u->hist == HIST_LOG ? "TAP_HIST_LOG" : "TAP_HIST_LINEAR";
 
-	cg_line(&g->w, "rc = tap_stat_desc_init(&d, %s, %lld, %lld, %lld, %s, 0);",
+	cg_line(&g->w, "rc = tap_stat_desc_init(&d, %s, %lld, %lld, %lld, %s, %d);",
 		kind, (long long)u->lo, (long long)u->hi, (long long)u->step,
-		u->variance ? "true" : "false");
+		u->variance ? "true" : "false", (int)u->shift);
 	cg_line(&g->w, "if (rc)");
 	cg_line(&g->w, "\treturn rc;");
 }
@@ -697,7 +701,8 @@ cg_timer_table(struct cg *g)
 						    : dp->point->loc, NULL))),
 			dp->index, (unsigned long long)(t->kind == PD_PROFILE
 				? 4000000u : cg_timer_ns(t)),
-			(unsigned long long)t->randomize_ns);
+			(unsigned long long)(t->jiffies ? t->randomize_ns * 4000000u
+					     : t->randomize_ns));
 	}
 	if (n)
 		cg_close(&g->w, ";");

@@ -36,6 +36,7 @@ struct cg_stat_use {
 	bool has_hist;
 	int64_t lo, hi, step;
 	bool variance;
+	int64_t shift;			/* @variance(s, shift) */
 };
 
 struct cg {
