@@ -67,7 +67,7 @@ cg_label(struct cg_writer *w, const char *name)
 	int depth = w->depth;
 
 	w->depth = depth > 0 ? depth - 1 : 0;
-	cg_line(w, "%s: ;", name);
+	cg_line(w, "%s: __attribute__((unused)) ;", name);	/* may have no goto */
 	w->depth = depth;
 }
 
