@@ -1,8 +1,8 @@
 /*
  * taprun.c -- load a tapc probe module, run the session, unload it.
  *
- *   taprun [-v] [-o FILE] [-b] [-c CMD | -x PID] [-T SECS] [-G VAR=VALUE]...
- *          MODULE.ko [VAR=VALUE]...
+ *   taprun [-v] [-o FILE] [-b] [-s MB] [-c CMD | -x PID] [-T SECS]
+ *          [-G VAR=VALUE]... MODULE.ko [VAR=VALUE]...
  *
  * Takes: the module and options above.  Produces: the script's output on
  * stdout (or -o/-b files), its errors and warnings on stderr, exit status 0
@@ -100,7 +100,22 @@ taprun_now_ms(void)
 static void
 taprun_usage(FILE *f)
 {
-	fputs("usage: taprun [-v] [-o FILE] [-b] [-c CMD | -x PID] [-T SECS] [-G VAR=VALUE]... MODULE.ko [VAR=VALUE]...\n", f);
+	fputs("usage: taprun [-v] [-o FILE] [-b] [-s MB] [-c CMD | -x PID] [-T SECS] [-G VAR=VALUE]... MODULE.ko [VAR=VALUE]...\n", f);
+}
+
+/* -s MB: the module's relay buffer per CPU, a runtime module parameter. */
+static int
+taprun_bufsize_param(struct taprun_opts *o, const char *arg)
+{
+	char param[64], *end;
+	long mb = strtol(arg, &end, 10);
+
+	if (*end || mb < 1 || mb > 4095) {
+		taprun_err("-s %s: expected a buffer size in megabytes, 1 to 4095", arg);
+		return -EINVAL;
+	}
+	snprintf(param, sizeof(param), "__tap_bufsize_mb=%ld", mb);
+	return taprun_params_add(&o->params, param);
 }
 
 static int
@@ -109,11 +124,15 @@ taprun_parse_args(int argc, char **argv, struct taprun_opts *o)
 	int opt, i;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "+vo:bc:x:T:G:h")) != -1) {
+	while ((opt = getopt(argc, argv, "+vo:bs:c:x:T:G:h")) != -1) {
 		switch (opt) {
 		case 'v': taprun_verbosity++; break;
 		case 'o': o->outfile = optarg; break;
 		case 'b': o->bulk = true; break;
+		case 's':
+			if (taprun_bufsize_param(o, optarg))
+				return -EINVAL;
+			break;
 		case 'c': o->cmd = optarg; break;
 		case 'x':
 			o->target = strtol(optarg, &end, 10);

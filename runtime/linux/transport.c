@@ -29,8 +29,14 @@ struct tap_ctl_slot {
 	char payload[TAP_MSG_MAX_PAYLOAD];
 };
 
+/* taprun -s N: N megabytes of relay buffer per CPU (0: the default). */
+static unsigned int __tap_bufsize_mb;
+module_param(__tap_bufsize_mb, uint, 0);
+MODULE_PARM_DESC(__tap_bufsize_mb, "output buffer per CPU, MB (taprun -s)");
+
 static struct dentry *tap_dir;
 static struct rchan *tap_chan;
+static size_t tap_n_subbufs = TAP_RELAY_N_SUBBUFS;
 static atomic64_t tap_lost_records = ATOMIC64_INIT(0);
 
 static struct tap_ctl_slot *tap_ctl_ring;	/* TAP_CTL_SLOTS slots */
@@ -299,7 +305,7 @@ tap_ctl_say_hello(void)
 		.version = TAP_PROTOCOL_VERSION,
 		.ncpus = nr_cpu_ids,
 		.subbuf_size = TAP_RELAY_SUBBUF_SIZE,
-		.n_subbufs = TAP_RELAY_N_SUBBUFS,
+		.n_subbufs = tap_n_subbufs,
 	};
 
 	tap_ctl_send(TAP_MSG_HELLO, &h, sizeof(h));
@@ -436,10 +442,14 @@ tap_transport_init(const char *modname)
 		tap_dir = NULL;
 		goto err;
 	}
+	if (__tap_bufsize_mb)
+		tap_n_subbufs = max_t(size_t, 2, (size_t)__tap_bufsize_mb *
+				      (1024 * 1024 / TAP_RELAY_SUBBUF_SIZE));
 	tap_chan = relay_open("trace", tap_dir, TAP_RELAY_SUBBUF_SIZE,
-			      TAP_RELAY_N_SUBBUFS, &tap_relay_callbacks, NULL);
+			      tap_n_subbufs, &tap_relay_callbacks, NULL);
 	if (!tap_chan) {
-		pr_err("%s: cannot open relay channel\n", modname);
+		pr_err("%s: cannot open relay channel (%zu x %d bytes per cpu)\n",
+		       modname, tap_n_subbufs, TAP_RELAY_SUBBUF_SIZE);
 		ret = -ENOMEM;
 		goto err;
 	}
