@@ -1,6 +1,7 @@
 ## loader/local.mk -- taprun, the module loader (plain C, libc only; see
 ## loader/taprun.c), and loader/taprun-static, the same program linked
-## statically for the VM tier's initramfs.
+## statically for the VM's initramfs (installed in pkglibexecdir, where
+## `tapc --vm` looks for it).
 
 TAPRUN_SOURCES = \
 	loader/taprun.c \
@@ -15,6 +16,6 @@ TAPRUN_SOURCES = \
 bin_PROGRAMS += taprun
 taprun_SOURCES = $(TAPRUN_SOURCES)
 
-noinst_PROGRAMS += loader/taprun-static
+pkglibexec_PROGRAMS = loader/taprun-static
 loader_taprun_static_SOURCES = $(TAPRUN_SOURCES)
 loader_taprun_static_LDFLAGS = -static

@@ -36,6 +36,15 @@ TAP_VM_FILES = \
 	testsuite/vm/tests/hello-term-hup.out
 
 EXTRA_DIST += $(TAP_VM_FILES) testsuite/vm/vm.test
+
+# The tools `tapc --vm` runs, installed in $(pkglibexecdir)/vm.
+vmtoolsdir = $(pkglibexecdir)/vm
+vmtools_SCRIPTS = \
+	testsuite/vm/find-kernel \
+	testsuite/vm/mkinitramfs \
+	testsuite/vm/boot \
+	testsuite/vm/run-batch \
+	testsuite/vm/vmrun
 TESTS += testsuite/vm/vm.test
 
 TAP_VM_BUILD = $(abs_top_builddir)/testsuite/vm/build
