@@ -335,6 +335,8 @@ cg_global_decls(struct cg *g)
 			cg_line(&g->w, "static char %s[MAXSTRINGLEN];", name);
 		else
 			cg_line(&g->w, "static int64_t %s;", name);
+		cg_line(&g->w, "static struct tap_lock %s_lock = TAP_LOCK_INIT(%s_lock);",
+			name, name);
 	}
 }
 

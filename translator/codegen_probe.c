@@ -117,12 +117,86 @@ cg_locals_init(struct cg *g, struct cg_frame *f, int skip)
 	}
 }
 
+/* ---- the globals a handler touches, for its locks ---- */
+
+struct cg_touch {
+	struct cg *g;
+	bool *used;			/* by global index */
+	struct function_sym **seen;	/* functions already walked */
+	int nseen, cap;
+};
+
+static bool cg_touch_node(struct node *n, void *ctx);
+
+static void
+cg_touch_function(struct cg_touch *t, struct function_sym *fn)
+{
+	int i;
+
+	for (i = 0; i < t->nseen; i++)
+		if (t->seen[i] == fn)
+			return;
+	t->seen = arena_grow(t->g->a, t->seen, sizeof(*t->seen), &t->cap,
+			     t->nseen + 1);
+	t->seen[t->nseen++] = fn;
+	if (fn->decl && fn->decl->u.function.body)
+		ast_walk(fn->decl->u.function.body, cg_touch_node, NULL, t);
+}
+
+static bool
+cg_touch_node(struct node *n, void *ctx)
+{
+	struct cg_touch *t = ctx;
+	struct program *p = t->g->prog;
+	int i;
+
+	if (n->kind == N_SYMBOL && n->u.symbol.sym &&
+	    n->u.symbol.sym->kind == SYM_GLOBAL) {
+		for (i = 0; i < p->nglobals; i++)
+			if (p->globals[i] == n->u.symbol.sym)
+				t->used[i] = true;
+	}
+	if (n->kind == N_CALL && n->u.call.fn)
+		cg_touch_function(t, n->u.call.fn);
+	return true;
+}
+
+/*
+ * The handler's lock table: every global its body and the functions it
+ * calls name, in the program's global order (the one fixed order every
+ * handler takes them in). Returns how many; the table is __tap_locks_N.
+ */
+static int
+cg_lock_table(struct cg *g, struct derived_probe *dp, int index)
+{
+	struct program *p = g->prog;
+	struct cg_touch t = { .g = g };
+	int i, n = 0;
+
+	t.used = arena_alloc(g->a, sizeof(bool) * (size_t)(p->nglobals + 1));
+	if (dp->body)
+		ast_walk(dp->body, cg_touch_node, NULL, &t);
+	if (dp->cond)
+		ast_walk(dp->cond, cg_touch_node, NULL, &t);
+	for (i = 0; i < p->nglobals; i++) {
+		if (!t.used[i])
+			continue;
+		if (!n++)
+			fprintf(g->decls, "static struct tap_lock *const __tap_locks_%d[] = {\n",
+				index);
+		fprintf(g->decls, "\t&%s_lock,\n", cg_global_name(p->globals[i]));
+	}
+	if (n)
+		fprintf(g->decls, "};\n");
+	return n;
+}
+
 static void
 cg_handler(struct cg *g, struct derived_probe *dp, int index)
 {
 	struct cg_frame f = { 0 };
 	char *text;
-	int i;
+	int i, nlocks = cg_lock_table(g, dp, index);
 
 	f.struct_name = cg_fmt(g, "probe_%d_locals", index);
 	f.member = cg_fmt(g, "probe_%d", index);
@@ -141,11 +215,20 @@ cg_handler(struct cg *g, struct derived_probe *dp, int index)
 		f.member);
 	cg_blank(&g->w);
 	cg_line(&g->w, "(void)l;");
+	if (nlocks) {
+		/* cannot get them: skipped and counted by the platform */
+		cg_line(&g->w, "if (!tap_locks_acquire(c, __tap_locks_%d, %d))",
+			index, nlocks);
+		cg_line(&g->w, "\treturn;");
+	}
 	cg_line(&g->w, "c->next = false;");
 	cg_locals_init(g, &f, 0);
 	fputs(text, g->w.out);
 	free(text);
 	cg_label(&g->w, "out");
+	if (nlocks)
+		cg_line(&g->w, "tap_locks_release(__tap_locks_%d, %d);", index,
+			nlocks);
 	cg_close(&g->w, NULL);
 	g->frame = NULL;
 }
@@ -309,11 +392,12 @@ cg_function_call(struct cg *g, struct node *n)
 		args = cg_fmt(g, ", %s%s", dst, args);
 	}
 	call = cg_fmt(g, "%s(c%s)", cg_fn_name(g, fn), args);
-	return cg_fmt(g, "({ %sif (unlikely(c->nesting + 1 > TAP_MAXNESTING)) %s "
-		      "c->nesting++; %s%s; c->nesting--; "
+	return cg_fmt(g, "({ %sif (unlikely(!tap_nesting_enter(c))) { "
+		      "c->last_stmt = %s; goto %s; } "
+		      "%s%s; tap_nesting_exit(c); "
 		      "if (unlikely(c->error)) goto %s; "
 		      "if (unlikely(c->next)) goto %s; %s; })",
-		      decl, cg_raise(g, "MAXNESTING exceeded", near),
+		      decl, cg_c_string(g, near, strlen(near)), g->err_label,
 		      fn->ret == TY_LONG ? "int64_t __r = " : "", call,
 		      g->err_label, g->out_label,
 		      fn->ret == TY_LONG ? "__r" : fn->ret == TY_STRING ?

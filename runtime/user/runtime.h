@@ -177,6 +177,47 @@ tap_action(struct tap_context *c, unsigned long n)
 	return false;
 }
 
+/* A script function call one level deeper; false (and a script error)
+ * past MAXNESTING.  Pair a true tap_nesting_enter() with
+ * tap_nesting_exit(). */
+static inline bool
+tap_nesting_enter(struct tap_context *c)
+{
+	if (likely(++c->nesting <= TAP_MAXNESTING))
+		return true;
+	c->nesting--;
+	tap_error(c, "MAXNESTING exceeded");
+	return false;
+}
+
+static inline void
+tap_nesting_exit(struct tap_context *c)
+{
+	c->nesting--;
+}
+
+/* Globals' locks.  Handlers never overlap in user space, so these only
+ * keep the generated code the same as the kernel's (runtime/linux/locks.h):
+ * one lock per global, taken in a fixed order at handler start. */
+struct tap_lock {
+	int unused;
+};
+#define TAP_LOCK_INIT(name)	{ 0 }
+
+static inline bool
+tap_locks_acquire(struct tap_context *c, struct tap_lock *const *locks,
+		  size_t n)
+{
+	(void)c; (void)locks; (void)n;
+	return true;
+}
+
+static inline void
+tap_locks_release(struct tap_lock *const *locks, size_t n)
+{
+	(void)locks; (void)n;
+}
+
 /* The script's exit(): the current handler finishes, then end probes run. */
 void tap_request_exit(void);
 
