@@ -4,7 +4,8 @@
  * kernel release it was built for ("vermagic=").
  *
  * Takes: a 64-bit little-endian ELF relocatable (.ko).  Produces: copies of
- * the requested values.  Must not: trust offsets in the file without
+ * the requested values, and whether a module parameter exists (its
+ * "parmtype=NAME:" string).  Must not: trust offsets in the file without
  * bounds checks; a malformed file is an error, not a crash.
  */
 #include <elf.h>
@@ -81,13 +82,17 @@ taprun_find_modinfo(const char *data, size_t size, size_t *len)
 	return NULL;
 }
 
-/* Copy the value of KEY= from .modinfo into out; -ENOENT if absent. */
-int
-taprun_modinfo_get(const char *path, const char *key, char *out, size_t size)
+/*
+ * Find the first .modinfo string that starts with PREFIX and copy what
+ * follows into out (if out); 0, -ENOENT if there is none, or -errno.
+ */
+static int
+taprun_modinfo_find(const char *path, const char *prefix, char *out,
+		    size_t size)
 {
 	const char *info, *p, *end;
 	char *data = NULL;
-	size_t len = 0, klen = strlen(key), dsize = 0;
+	size_t len = 0, plen = strlen(prefix), dsize = 0;
 	int ret;
 
 	ret = taprun_read_file(path, &data, &dsize);
@@ -100,10 +105,11 @@ taprun_modinfo_get(const char *path, const char *key, char *out, size_t size)
 		goto out;
 	}
 	for (p = info, end = info + len; p < end; p += strnlen(p, end - p) + 1) {
-		if ((size_t)(end - p) > klen && strncmp(p, key, klen) == 0 &&
-		    p[klen] == '=') {
-			snprintf(out, size, "%.*s", (int)strnlen(p + klen + 1,
-				 end - p - klen - 1), p + klen + 1);
+		if ((size_t)(end - p) > plen && strncmp(p, prefix, plen) == 0) {
+			if (out)
+				snprintf(out, size, "%.*s",
+					 (int)strnlen(p + plen, end - p - plen),
+					 p + plen);
 			ret = 0;
 			break;
 		}
@@ -111,4 +117,24 @@ taprun_modinfo_get(const char *path, const char *key, char *out, size_t size)
 out:
 	free(data);
 	return ret;
+}
+
+/* Copy the value of KEY= from .modinfo into out; -ENOENT if absent. */
+int
+taprun_modinfo_get(const char *path, const char *key, char *out, size_t size)
+{
+	char prefix[128];
+
+	snprintf(prefix, sizeof(prefix), "%s=", key);
+	return taprun_modinfo_find(path, prefix, out, size);
+}
+
+/* Does the module declare a parameter NAME (module_param)? */
+bool
+taprun_modinfo_has_param(const char *path, const char *name)
+{
+	char prefix[192];
+
+	snprintf(prefix, sizeof(prefix), "parmtype=%s:", name);
+	return taprun_modinfo_find(path, prefix, NULL, 0) == 0;
 }

@@ -33,9 +33,13 @@
 
 int taprun_verbosity;
 
+#define TAPRUN_MAX_ASSIGNS	256
+
 struct taprun_opts {
 	const char *module;
-	char *params;
+	char *params;		/* for finit_module: declared parameters */
+	const char *assigns[TAPRUN_MAX_ASSIGNS];	/* -G and VAR=VALUE */
+	int nassigns;
 	const char *outfile;
 	bool bulk;
 	const char *cmd;
@@ -60,6 +64,8 @@ struct taprun_session {
 	long long exit_deadline_ms;	/* for -T; 0 none */
 	long long stop_deadline_ms;	/* after EXIT; 0 none */
 	struct tap_msg_counts counts;
+	char start_blob[TAP_MSG_MAX_PAYLOAD - sizeof(struct tap_msg_start)];
+	size_t start_blob_len;
 };
 
 void
@@ -101,6 +107,58 @@ static void
 taprun_usage(FILE *f)
 {
 	fputs("usage: taprun [-v] [-o FILE] [-b] [-s MB] [-c CMD | -x PID] [-T SECS] [-G VAR=VALUE]... MODULE.ko [VAR=VALUE]...\n", f);
+}
+
+static int
+taprun_assign_add(struct taprun_opts *o, const char *assignment)
+{
+	const char *eq = strchr(assignment, '=');
+
+	if (!eq || eq == assignment) {
+		taprun_err("-G %s: expected VAR=VALUE", assignment);
+		return -EINVAL;
+	}
+	if (o->nassigns == TAPRUN_MAX_ASSIGNS) {
+		taprun_err("-G %s: more than %d assignments", assignment, TAPRUN_MAX_ASSIGNS);
+		return -E2BIG;
+	}
+	o->assigns[o->nassigns++] = assignment;
+	return 0;
+}
+
+/*
+ * A -G the module declares as a parameter goes to finit_module; any other
+ * goes to START, and the runtime sets it through the script's table of
+ * globals (and says so if there is no such global).
+ */
+static int
+taprun_split_assigns(struct taprun_opts *o, char *blob, size_t size,
+		     size_t *len)
+{
+	char name[128];
+	const char *a, *eq;
+	size_t n;
+	int i;
+
+	*len = 0;
+	for (i = 0; i < o->nassigns; i++) {
+		a = o->assigns[i];
+		eq = strchr(a, '=');
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - a), a);
+		if (taprun_modinfo_has_param(o->module, name)) {
+			if (taprun_params_add(&o->params, a))
+				return -EINVAL;
+			continue;
+		}
+		n = strlen(a) + 1;
+		if (*len + n > size) {
+			taprun_err("-G: the assignments do not fit in %zu bytes", size);
+			return -E2BIG;
+		}
+		memcpy(blob + *len, a, n);
+		*len += n;
+	}
+	return 0;
 }
 
 /* -s MB: the module's relay buffer per CPU, a runtime module parameter. */
@@ -149,7 +207,7 @@ taprun_parse_args(int argc, char **argv, struct taprun_opts *o)
 			}
 			break;
 		case 'G':
-			if (taprun_params_add(&o->params, optarg))
+			if (taprun_assign_add(o, optarg))
 				return -EINVAL;
 			break;
 		case 'h': taprun_usage(stdout); exit(0);
@@ -166,7 +224,7 @@ taprun_parse_args(int argc, char **argv, struct taprun_opts *o)
 	}
 	o->module = argv[optind];
 	for (i = optind + 1; i < argc; i++)
-		if (taprun_params_add(&o->params, argv[i]))
+		if (taprun_assign_add(o, argv[i]))
 			return -EINVAL;
 	return 0;
 }
@@ -371,11 +429,23 @@ taprun_loop(struct taprun_session *s)
 	return 0;
 }
 
+/* A refused START leaves its reasons as ERROR messages: show them. */
+static void
+taprun_ctl_drain_errors(struct taprun_session *s)
+{
+	struct taprun_msg m;
+
+	taprun_ctl_fill(&s->ctl);
+	while (taprun_ctl_next(&s->ctl, &m))
+		if (m.hdr.type == TAP_MSG_ERROR)
+			fprintf(stderr, "ERROR: %s\n", m.payload);
+}
+
 static int
 taprun_start(struct taprun_session *s)
 {
+	char payload[TAP_MSG_MAX_PAYLOAD];
 	struct tap_msg_start start = { .target_pid = s->o->target };
-
 	int ret;
 
 	if (s->child > 0)
@@ -385,9 +455,14 @@ taprun_start(struct taprun_session *s)
 	/* The begin probes run inside this write: their output is complete
 	 * when it returns, and goes out before anything the armed probes
 	 * print. */
-	ret = taprun_ctl_send(&s->ctl, TAP_MSG_START, &start, sizeof(start));
-	if (ret)
+	memcpy(payload, &start, sizeof(start));
+	memcpy(payload + sizeof(start), s->start_blob, s->start_blob_len);
+	ret = taprun_ctl_send(&s->ctl, TAP_MSG_START, payload,
+			      sizeof(start) + s->start_blob_len);
+	if (ret) {
+		taprun_ctl_drain_errors(s);
 		return ret;
+	}
 	taprun_relay_read_all(&s->relay);
 	return taprun_ctl_send(&s->ctl, TAP_MSG_ARM, NULL, 0);
 }
@@ -398,6 +473,10 @@ taprun_run(struct taprun_session *s)
 {
 	int ret;
 
+	ret = taprun_split_assigns(s->o, s->start_blob, sizeof(s->start_blob),
+				   &s->start_blob_len);
+	if (ret)
+		return ret;
 	ret = taprun_module_insert(s->o->module, s->name, s->o->params);
 	if (ret)
 		return ret;

@@ -31,6 +31,7 @@ int taprun_params_add(char **params, const char *assignment);
 /* modinfo.c */
 int taprun_modinfo_get(const char *path, const char *key, char *out,
 		       size_t size);
+bool taprun_modinfo_has_param(const char *path, const char *name);
 
 /* ctl.c */
 struct taprun_ctl {

@@ -59,12 +59,12 @@ tap_contexts_free(void)
 void
 tap_count_skip(void)
 {
-	static const char msg[] = "too many skipped probes (MAXSKIPPED)";
+	static const char msg[] = "Skipped too many probes, check MAXSKIPPED";
 
 	if (atomic64_inc_return(&tap_skipped_count) == TAP_MAXSKIPPED + 1) {
 		atomic64_inc(&tap_error_count);
 		tap_ctl_send_atomic(TAP_MSG_ERROR, msg, sizeof(msg) - 1);
-		tap_request_exit();
+		tap_session_error();
 	}
 }
 
@@ -91,8 +91,13 @@ tap_context_enter(const struct tap_probe *probe, int want_state)
 	c->regs = NULL;
 	c->probe_data = NULL;
 	c->actions = 0;
+	c->maxaction = want_state == TAP_SESSION_RUNNING ?
+		       TAP_MAXACTION : TAP_MAXACTION_INTERRUPTIBLE;
 	c->nesting = 0;
 	c->error = false;
+	c->next = false;
+	c->last_stmt = NULL;
+	c->errbuf[0] = '\0';
 	c->out.len = 0;
 #ifndef TAP_NO_OVERLOAD
 	c->entered_ns = local_clock();
@@ -106,12 +111,15 @@ tap_report_error(struct tap_context *c)
 	char text[TAP_ERRBUF_SIZE + 128];
 	int n;
 
-	n = scnprintf(text, sizeof(text), "%s near %s (probe %s)", c->errbuf,
-		      c->probe && c->probe->location ? c->probe->location : "?",
-		      c->probe && c->probe->point ? c->probe->point : "?");
+	/* SystemTap's shape; error() names no statement. */
+	if (c->last_stmt)
+		n = scnprintf(text, sizeof(text), "%s near %s", c->errbuf,
+			      c->last_stmt);
+	else
+		n = scnprintf(text, sizeof(text), "%s", c->errbuf);
 	tap_ctl_send_atomic(TAP_MSG_ERROR, text, n);
 	if (atomic64_inc_return(&tap_error_count) > TAP_MAXERRORS)
-		tap_request_exit();
+		tap_session_error();
 }
 
 /*
@@ -133,7 +141,7 @@ tap_check_overload(struct tap_context *c)
 	    c->window_start_ns) {
 		atomic64_inc(&tap_error_count);
 		tap_ctl_send_atomic(TAP_MSG_ERROR, msg, sizeof(msg) - 1);
-		tap_request_exit();
+		tap_session_error();
 	}
 	c->window_start_ns = now;
 	c->window_busy_ns = 0;
@@ -176,4 +184,5 @@ tap_error(struct tap_context *c, const char *fmt, ...)
 	vscnprintf(c->errbuf, sizeof(c->errbuf), fmt, ap);
 	va_end(ap);
 	c->error = true;
+	c->last_stmt = NULL;
 }

@@ -20,6 +20,25 @@
 #include <linux/atomic.h>
 #include <linux/ptrace.h>
 
+/* -D NAME=VALUE limits, SystemTap's spelling first (as runtime/user). */
+#if defined(MAXACTION) && !defined(TAP_MAXACTION)
+#define TAP_MAXACTION		MAXACTION
+#endif
+#if defined(MAXNESTING) && !defined(TAP_MAXNESTING)
+#define TAP_MAXNESTING		MAXNESTING
+#endif
+#if defined(MAXERRORS) && !defined(TAP_MAXERRORS)
+#define TAP_MAXERRORS		MAXERRORS
+#endif
+#if defined(MAXSKIPPED) && !defined(TAP_MAXSKIPPED)
+#define TAP_MAXSKIPPED		MAXSKIPPED
+#endif
+#if defined(MAXACTION_INTERRUPTIBLE) && !defined(TAP_MAXACTION_INTERRUPTIBLE)
+#define TAP_MAXACTION_INTERRUPTIBLE	MAXACTION_INTERRUPTIBLE
+#endif
+
+#include "../core/core.h"
+
 #ifndef TAP_OUTBUF_SIZE
 #define TAP_OUTBUF_SIZE		8192	/* one handler's output before a commit */
 #endif
@@ -35,6 +54,9 @@
 #ifndef TAP_MAXNESTING
 #define TAP_MAXNESTING		10	/* function call depth */
 #endif
+#ifndef TAP_MAXACTION_INTERRUPTIBLE	/* begin, end and error probes */
+#define TAP_MAXACTION_INTERRUPTIBLE	(TAP_MAXACTION * 10)
+#endif
 #ifndef TAP_OVERLOAD_INTERVAL_NS
 #define TAP_OVERLOAD_INTERVAL_NS	1000000000ULL	/* measuring window */
 #endif
@@ -48,6 +70,7 @@ enum tap_session_state {
 	TAP_SESSION_STARTING,	/* init done; begin probes run here */
 	TAP_SESSION_RUNNING,	/* probes armed; ordinary handlers run */
 	TAP_SESSION_STOPPING,	/* exit requested; end probes run here */
+	TAP_SESSION_ERROR,	/* too many errors; error probes run here */
 	TAP_SESSION_STOPPED,	/* everything disarmed and reported */
 };
 
@@ -64,9 +87,13 @@ struct tap_context {
 	struct pt_regs *regs;		/* kprobe/kretprobe registers, or NULL */
 	void *probe_data;		/* provider data: tracepoint args, ... */
 	unsigned long actions;		/* statements so far, for MAXACTION */
+	unsigned long maxaction;	/* this handler's limit */
 	int nesting;			/* call depth, for MAXNESTING */
 	bool error;			/* the handler hit a script error */
-	char errbuf[TAP_ERRBUF_SIZE];	/* its message */
+	bool next;			/* `next` in a function: end the handler */
+	const char *last_stmt;		/* "operator '/' at f.stp:1:2", or NULL */
+	char errbuf[TAP_ERRBUF_SIZE];	/* its message, for catch */
+	struct tap_tokenizer tok;	/* tokenize()'s position */
 	u64 entered_ns;			/* local_clock() at handler entry */
 	u64 window_start_ns;		/* overload: this CPU's window */
 	u64 window_busy_ns;		/* overload: time in handlers in it */
@@ -90,9 +117,19 @@ void tap_context_exit(struct tap_context *c);
 /*
  * The script error: records the message in the context and marks the
  * handler failed; generated code returns from the handler after calling it.
- * tap_context_exit() reports it and stops the script past MAXERRORS.
+ * tap_context_exit() reports it ("ERROR: msg near last_stmt") and past
+ * MAXERRORS turns the session to ERROR (error probes run, then it stops).
  */
 __printf(2, 3) void tap_error(struct tap_context *c, const char *fmt, ...);
+
+/* A script error at a statement: message and "near" text separately, as
+ * try/catch hands the catch variable only the message. */
+static inline void
+tap_error_at(struct tap_context *c, const char *msg, const char *near)
+{
+	tap_error(c, "%s", msg);
+	c->last_stmt = near;
+}
 
 /* The script's warn(): a WARNING line on taprun's stderr; no stop. */
 __printf(2, 3) void tap_warn(struct tap_context *c, const char *fmt, ...);
@@ -102,9 +139,9 @@ static inline bool
 tap_action(struct tap_context *c, unsigned long n)
 {
 	c->actions += n;
-	if (likely(c->actions <= TAP_MAXACTION))
+	if (likely(c->actions <= c->maxaction))
 		return true;
-	tap_error(c, "MAXACTION exceeded (%d statements)", TAP_MAXACTION);
+	tap_error(c, "MAXACTION exceeded");
 	return false;
 }
 
@@ -134,5 +171,7 @@ tap_nesting_exit(struct tap_context *c)
 
 /* The script's exit(): stop the session soon, from any context. */
 void tap_request_exit(void);
+/* Too many errors: error probes instead of end probes, then stop. */
+void tap_session_error(void);
 
 #endif /* TAP_LINUX_CONTEXT_H */

@@ -16,6 +16,7 @@
 #include <linux/timer.h>
 #include <linux/workqueue.h>
 #include <linux/rcupdate.h>
+#include <linux/string.h>
 #include "compat/compat.h"
 #include "context.h"
 #include "output.h"
@@ -42,7 +43,74 @@ tap_request_exit(void)
 	atomic_set(&tap_exit_requested, 1);
 }
 
-/* Run one begin or end probe from process context. */
+void
+tap_session_error(void)
+{
+	int s;
+
+	/* From any live state to ERROR; never back from STOPPED. */
+	do {
+		s = atomic_read(&tap_session_state);
+		if (s == TAP_SESSION_ERROR || s == TAP_SESSION_STOPPED)
+			break;
+	} while (atomic_cmpxchg(&tap_session_state, s, TAP_SESSION_ERROR) != s);
+	atomic_set(&tap_exit_requested, 1);
+}
+
+/* -G name=value, from START: set a scalar global through the table. */
+static int
+tap_apply_param(const char *assignment)
+{
+	const char *eq = strchr(assignment, '=');
+	const struct tap_global_param *g;
+	char text[160];
+	size_t i, len;
+	int n;
+
+	len = eq ? (size_t)(eq - assignment) : strlen(assignment);
+	for (i = 0; eq && i < tap_module.n_params; i++) {
+		g = &tap_module.params[i];
+		if (strlen(g->name) != len || strncmp(g->name, assignment, len))
+			continue;
+		if (g->type == TAP_T_STRING) {
+			strscpy(g->s, eq + 1, MAXSTRINGLEN);
+			return 0;
+		}
+		if (kstrtoll(eq + 1, 0, g->l) == 0)
+			return 0;
+		n = scnprintf(text, sizeof(text), "-G %.*s: '%s' is not a number",
+			      (int)len, assignment, eq + 1);
+		tap_ctl_send(TAP_MSG_ERROR, text, n);
+		return -EINVAL;
+	}
+	n = scnprintf(text, sizeof(text), "-G %.*s: no such global in the script",
+		      (int)len, assignment);
+	tap_ctl_send(TAP_MSG_ERROR, text, n);
+	return -EINVAL;
+}
+
+/* The NUL-separated "name=value" strings after struct tap_msg_start. */
+static int
+tap_apply_params(const char *blob, size_t len)
+{
+	size_t off = 0, n;
+	int ret;
+
+	while (off < len) {
+		n = strnlen(blob + off, len - off);
+		if (off + n >= len)
+			return -EINVAL;	/* not NUL-terminated */
+		if (n) {
+			ret = tap_apply_param(blob + off);
+			if (ret)
+				return ret;
+		}
+		off += n + 1;
+	}
+	return 0;
+}
+
+/* Run one begin, end or error probe from process context. */
 static void
 tap_run_special(const struct tap_probe *p, int state)
 {
@@ -92,16 +160,22 @@ tap_send_status(u32 type, int status)
 	tap_ctl_send(type, &st, sizeof(st));
 }
 
-/* START: run the begin probes, in the loader's write(2). */
+/* START: set -G globals, run the begin probes, in the loader's write(2). */
 int
-tap_session_begin(int target_pid)
+tap_session_begin(int target_pid, const char *params, size_t params_len)
 {
 	size_t i;
+	int ret;
 
 	mutex_lock(&tap_session_mutex);
 	if (tap_started) {
 		mutex_unlock(&tap_session_mutex);
 		return -EBUSY;
+	}
+	ret = tap_apply_params(params, params_len);
+	if (ret) {
+		mutex_unlock(&tap_session_mutex);
+		return ret;
 	}
 	tap_started = true;
 	tap_target_pid = target_pid;
@@ -175,15 +249,23 @@ tap_session_stop(void)
 	mutex_lock(&tap_session_mutex);
 	if (atomic_read(&tap_session_state) == TAP_SESSION_STOPPED)
 		goto out;
-	atomic_set(&tap_session_state, TAP_SESSION_STOPPING);
+	atomic_cmpxchg(&tap_session_state, TAP_SESSION_STARTING,
+		       TAP_SESSION_STOPPING);
+	atomic_cmpxchg(&tap_session_state, TAP_SESSION_RUNNING,
+		       TAP_SESSION_STOPPING);
 	tap_disarm_all();
 	/* Handlers run with preemption off: this waits for the last. */
 	synchronize_rcu();
 	if (tap_started) {
 		tap_ctl_drain(TAP_DRAIN_TIMEOUT);
+		/* End probes run unless errors turned the session to
+		 * ERROR, then error probes (as runtime/user does). */
 		for (i = 0; i < tap_module.n_end; i++)
 			tap_run_special(tap_module.end[i],
 					TAP_SESSION_STOPPING);
+		for (i = 0; i < tap_module.n_error; i++)
+			tap_run_special(tap_module.error[i],
+					TAP_SESSION_ERROR);
 	}
 	tap_transport_flush();
 	tap_send_counts();

@@ -18,6 +18,7 @@
 #include <linux/hrtimer.h>
 #include <linux/kprobes.h>
 #include <linux/tracepoint.h>
+#include "../core/core.h"
 
 struct tap_context;
 
@@ -89,12 +90,24 @@ struct tap_kprobe_probe {
 	bool armed;
 };
 
+/* A scalar global that -G name=value may set before begin probes. */
+struct tap_global_param {
+	const char *name;
+	enum tap_type type;	/* TAP_T_LONG or TAP_T_STRING */
+	int64_t *l;
+	char *s;		/* MAXSTRINGLEN bytes */
+};
+
 struct tap_module_desc {
-	/* begin and end probes, each array already in sequence order */
+	/* begin, end and error probes, each array already in sequence order */
 	const struct tap_probe *const *begin;
 	size_t n_begin;
 	const struct tap_probe *const *end;
 	size_t n_end;
+	const struct tap_probe *const *error;
+	size_t n_error;
+	const struct tap_global_param *params;
+	size_t n_params;
 	struct tap_timer_probe *timers;
 	size_t n_timers;
 	struct tap_profile_probe *profiles;

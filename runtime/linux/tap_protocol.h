@@ -78,6 +78,11 @@ struct tap_msg_hello {
 	tap_u32 reserved;
 };
 
+/*
+ * START's payload: this struct, then the -G assignments the module does not
+ * take as module parameters, as NUL-terminated "name=value" strings (set
+ * through tap_module.params before begin probes run).
+ */
 struct tap_msg_start {
 	tap_s32 target_pid;	/* target(): -c child or -x PID, 0 if none */
 	tap_u32 flags;		/* none defined yet; send 0 */

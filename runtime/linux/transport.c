@@ -350,7 +350,9 @@ tap_ctl_dispatch(const struct tap_ctl_slot *m)
 	case TAP_MSG_START:
 		if (m->hdr.len < sizeof(*start))
 			return -EINVAL;
-		return tap_session_begin(start->target_pid);
+		return tap_session_begin(start->target_pid,
+					 m->payload + sizeof(*start),
+					 m->hdr.len - sizeof(*start));
 	case TAP_MSG_ARM:
 		return tap_session_arm();
 	case TAP_MSG_EXIT:

@@ -37,7 +37,7 @@ bool tap_ctl_attached(void);
 void tap_ctl_drain(unsigned long timeout_jiffies);
 
 /* Called by the transport when the loader asks; defined in module.c. */
-int tap_session_begin(int target_pid);
+int tap_session_begin(int target_pid, const char *params, size_t params_len);
 int tap_session_arm(void);
 void tap_session_loader_gone(void);
 

@@ -31,6 +31,7 @@ TAP_VM_FILES = \
 	testsuite/vm/tests/hello-protocol-mismatch.out \
 	testsuite/vm/tests/hello-script-error.out \
 	testsuite/vm/tests/hello-sigkill.out \
+	testsuite/vm/tests/hello-globals.out \
 	testsuite/vm/tests/hello-epipe.out \
 	testsuite/vm/tests/hello-stress-stop.out \
 	testsuite/vm/tests/hello-term-hup.out

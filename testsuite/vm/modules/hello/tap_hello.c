@@ -11,7 +11,9 @@
  * CPU; end prints the counts.
  * Module parameters (taprun -G): exit_ticks, noisy, fail_in_timer,
  * exit_in_begin, profile (arm timer.profile), kprobe_sym (the function
- * both kprobes go on).
+ * both kprobes go on).  Script globals set by -G through START and the
+ * params table, as generated code does: g_long, g_str.  An error probe
+ * runs when an error stopped the script.
  */
 #include "runtime.h"
 #include <linux/sched.h>
@@ -30,6 +32,9 @@ module_param(profile, int, 0);
 static char *kprobe_sym = "__x64_sys_getppid";
 module_param(kprobe_sym, charp, 0);
 
+static int64_t g_long;
+static char g_str[MAXSTRINGLEN];
+
 static atomic64_t kp_getppid, krp_getppid, ticks, noisy_lines, profile_hits;
 
 /* A "global" under a lock, the way generated code keeps script globals. */
@@ -47,6 +52,8 @@ static void
 begin_handler(struct tap_context *c)
 {
 	tap_printf(c, "begin target=%s\n", tap_target_pid ? "set" : "none");
+	if (g_long || g_str[0])
+		tap_printf(c, "g_long=%lld g_str=%s\n", (long long)g_long, g_str);
 	if (exit_in_begin) {
 		tap_warn(c, "exit in begin");
 		tap_request_exit();
@@ -171,6 +178,21 @@ static const struct tap_probe probe_end = {
 	.point = "end", .location = "tap_hello.c:end",
 	.handler = end_handler,
 };
+static void
+error_handler(struct tap_context *c)
+{
+	tap_puts(c, "error probe\n");
+}
+
+static const struct tap_probe probe_error = {
+	.point = "error", .location = "tap_hello.c:error",
+	.handler = error_handler,
+};
+static const struct tap_probe *const error_probes[] = { &probe_error };
+static const struct tap_global_param params[] = {
+	{ .name = "g_long", .type = TAP_T_LONG, .l = &g_long },
+	{ .name = "g_str", .type = TAP_T_STRING, .s = g_str },
+};
 static const struct tap_probe *const begin_probes[] = { &probe_begin };
 static const struct tap_probe *const end_probes[] = { &probe_end };
 
@@ -217,6 +239,8 @@ hello_init(void)
 struct tap_module_desc tap_module = {
 	.begin = begin_probes, .n_begin = ARRAY_SIZE(begin_probes),
 	.end = end_probes, .n_end = ARRAY_SIZE(end_probes),
+	.error = error_probes, .n_error = ARRAY_SIZE(error_probes),
+	.params = params, .n_params = ARRAY_SIZE(params),
 	.timers = timer_probes, .n_timers = ARRAY_SIZE(timer_probes),
 	.profiles = profile_probes, .n_profiles = ARRAY_SIZE(profile_probes),
 	.tracepoints = tracepoint_probes,
