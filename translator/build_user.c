@@ -36,8 +36,13 @@ build_cleanup(const struct session *s)
 {
 	char cmd[PATH_MAX + 16];
 
-	if (!build_dir[0] || s->opts.keep_build)
+	if (!build_dir[0])
 		return;
+	if (s->opts.keep_build) {
+		fprintf(stderr, "Keeping temporary directory \"%s\"\n", build_dir);
+		build_dir[0] = '\0';
+		return;
+	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", build_dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "tapc: warning: cannot remove %s\n", build_dir);
