@@ -9,3 +9,4 @@ TAP_USER_FILES = \
 	runtime/user/main.c
 
 nobase_dist_pkgdata_DATA += $(TAP_USER_FILES)
+EXTRA_DIST += runtime/user/README.md
