@@ -1,8 +1,9 @@
 /*
  * runtime.c -- the whole Linux platform as one translation unit, for a
- * generated module to #include after its own definitions.  Each part is
- * also a standalone file that Kbuild could list instead.
+ * generated module to #include after its own definitions: the portable
+ * core (compiled with the module's -D limits) and this directory.
  */
+#include "../core/all.c"
 #include "context.c"
 #include "output.c"
 #include "memory.c"
