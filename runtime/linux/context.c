@@ -12,6 +12,8 @@
 #include <linux/smp.h>
 #include <linux/cpumask.h>
 #include <linux/sched/clock.h>
+#include <linux/sched.h>
+#include <linux/timekeeping.h>
 #include "context.h"
 #include "output.h"
 #include "probes.h"
@@ -185,4 +187,29 @@ tap_error(struct tap_context *c, const char *fmt, ...)
 	va_end(ap);
 	c->error = true;
 	c->last_stmt = NULL;
+}
+
+/* NMI-safe clock: handlers may run anywhere. */
+int64_t
+tap_gettimeofday_ns(void)
+{
+	return ktime_get_real_fast_ns();
+}
+
+int64_t
+tap_pid(void)
+{
+	return current->tgid;
+}
+
+int64_t
+tap_tid(void)
+{
+	return current->pid;
+}
+
+const char *
+tap_execname(void)
+{
+	return current->comm;
 }

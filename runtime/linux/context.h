@@ -159,7 +159,7 @@ tap_nesting_enter(struct tap_context *c)
 	if (likely(++c->nesting <= TAP_MAXNESTING))
 		return true;
 	c->nesting--;
-	tap_error(c, "MAXNESTING exceeded (%d calls deep)", TAP_MAXNESTING);
+	tap_error(c, "MAXNESTING exceeded");
 	return false;
 }
 
@@ -173,5 +173,11 @@ tap_nesting_exit(struct tap_context *c)
 void tap_request_exit(void);
 /* Too many errors: error probes instead of end probes, then stop. */
 void tap_session_error(void);
+
+/* Script-visible facts the tapset builtins read (any context). */
+int64_t tap_gettimeofday_ns(void);
+int64_t tap_pid(void);
+int64_t tap_tid(void);
+const char *tap_execname(void);
 
 #endif /* TAP_LINUX_CONTEXT_H */
