@@ -67,6 +67,23 @@ taprun_ctl_close(struct taprun_ctl *ctl)
 	ctl->fd = -1;
 }
 
+static const char *
+taprun_msg_name(unsigned int type)
+{
+	static const char *const names[] = {
+		[TAP_MSG_HELLO] = "HELLO", [TAP_MSG_START] = "START",
+		[TAP_MSG_STARTED] = "STARTED", [TAP_MSG_EXIT] = "EXIT",
+		[TAP_MSG_DRAIN] = "DRAIN", [TAP_MSG_DRAINED] = "DRAINED",
+		[TAP_MSG_ERROR] = "ERROR", [TAP_MSG_WARNING] = "WARNING",
+		[TAP_MSG_COUNTS] = "COUNTS", [TAP_MSG_STOPPED] = "STOPPED",
+		[TAP_MSG_ARM] = "ARM",
+	};
+
+	if (type < sizeof(names) / sizeof(names[0]) && names[type])
+		return names[type];
+	return "unknown";
+}
+
 int
 taprun_ctl_send(struct taprun_ctl *ctl, unsigned int type, const void *payload,
 		size_t len)
@@ -85,8 +102,8 @@ taprun_ctl_send(struct taprun_ctl *ctl, unsigned int type, const void *payload,
 	} while (n < 0 && errno == EINTR);
 	if (n < 0) {
 		int err = errno;
-		taprun_err("ctl: cannot send message %u: %s", type,
-			   strerror(err));
+		taprun_err("ctl: the module refused %s: %s",
+			   taprun_msg_name(type), strerror(err));
 		return -err;
 	}
 	return 0;
