@@ -19,10 +19,11 @@
 
 #include "translator/build.h"
 #include "translator/codegen.h"
+#include "translator/hash.h"
 #include "translator/paths.h"
 
 static char build_dir[PATH_MAX];
-static char build_program[PATH_MAX + 64];
+static char build_program[PATH_MAX + 128];
 
 const char *
 build_result(const struct session *s)
@@ -80,21 +81,118 @@ build_module_name(const struct session *s)
 	return s->opts.module_name ? s->opts.module_name : "tap_script";
 }
 
+/* The runtime's sources, in a fixed order: part of the cache key, so an
+ * edited runtime never meets a program built against the old one. */
+static const char *const build_runtime_files[] = {
+	"user/runtime.h", "user/runtime.c", "user/context.c", "user/main.c",
+	"core/platform.h", "core/platform.c", "core/error.h", "core/error.c",
+	"core/value.h", "core/buf.h", "core/buf.c", "core/arith.h",
+	"core/stat.h", "core/stat.c", "core/hist.c", "core/map.h",
+	"core/map.c", "core/pmap.c", "core/format.h", "core/format.c",
+	"core/tapstring.h", "core/tapstring.c", "core/core.h", "core/all.c",
+	NULL
+};
+
+static void
+build_hash_file(struct hash *h, const char *path)
+{
+	char buf[8192];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	hash_str(h, path);
+	if (!f)
+		return;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		hash_bytes(h, buf, n);
+	fclose(f);
+}
+
+/* Where the program for this C text would be cached. */
+static void
+build_cache_path(const char *rt, const char *text, size_t len,
+		 char *out, size_t size)
+{
+	char path[PATH_MAX + 32], hex[33];
+	struct hash h;
+	int i;
+
+	hash_init(&h);
+	hash_str(&h, "tapc user target 1");
+	hash_str(&h, getenv("CC") ? getenv("CC") : "cc");
+	hash_bytes(&h, text, len);
+	for (i = 0; build_runtime_files[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", rt, build_runtime_files[i]);
+		build_hash_file(&h, path);
+	}
+	hash_hex(&h, hex);
+	snprintf(out, size, "%s/user/%s", paths_cache_dir(), hex);
+}
+
 static bool
-build_write_c(struct session *s, const char *path)
+build_mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+	char *p;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(buf, 0755);
+		*p = '/';
+	}
+	return mkdir(buf, 0755) == 0 || errno == EEXIST;
+}
+
+/* Keep the program for next time; a failure only costs a rebuild. */
+static void
+build_cache_store(const char *cache_dir, const char *prog, const char *name)
+{
+	char cmd[5 * PATH_MAX];
+
+	if (!build_mkdir_p(cache_dir))
+		return;
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s/.tmp' 2>/dev/null && "
+		 "mv '%s/.tmp' '%s/%.60s'", prog, cache_dir, cache_dir,
+		 cache_dir, name);
+	if (system(cmd) != 0)
+		fprintf(stderr, "tapc: warning: cannot cache the program in %s\n",
+			cache_dir);
+}
+
+static bool
+build_write_text(struct session *s, const char *path, const char *text,
+		 size_t len)
 {
 	FILE *f = fopen(path, "w");
-	bool ok;
 
-	if (!f) {
-		diag_fatal_noloc(&s->diag, "cannot create %s: %s", path,
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+		diag_fatal_noloc(&s->diag, "cannot write %s: %s", path,
 				 strerror(errno));
 		return false;
 	}
+	return true;
+}
+
+/* Pass 3 into memory. */
+static char *
+build_translate(struct session *s, size_t *len)
+{
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+	bool ok;
+
+	if (!f)
+		return NULL;
 	ok = pass_translate(s, f);
-	if (fclose(f) != 0)
-		ok = false;
-	return ok;
+	fclose(f);
+	if (!ok) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 static bool
@@ -117,15 +215,9 @@ build_compile(struct session *s, const char *rt, const char *src)
 	return true;
 }
 
-bool
-pass_build(struct session *s)
+static bool
+build_make_dir(struct session *s)
 {
-	const char *rt = build_runtime_dir(s);
-	char src[PATH_MAX + 64];
-	bool ok;
-
-	if (!rt)
-		return false;
 	snprintf(build_dir, sizeof(build_dir), "%s/tapcXXXXXX",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(build_dir)) {
@@ -134,18 +226,51 @@ pass_build(struct session *s)
 		build_dir[0] = '\0';
 		return false;
 	}
+	return true;
+}
+
+bool
+pass_build(struct session *s)
+{
+	const char *rt = build_runtime_dir(s);
+	char src[PATH_MAX + 128], cache_dir[PATH_MAX];
+	char *text;
+	size_t len;
+	bool ok;
+
+	if (!rt || !(text = build_translate(s, &len)))
+		return false;
+	build_cache_path(rt, text, len, cache_dir, sizeof(cache_dir));
+	snprintf(build_program, sizeof(build_program), "%s/%.60s", cache_dir,
+		 build_module_name(s));
+	if (!s->opts.keep_build && access(build_program, X_OK) == 0) {
+		if (s->opts.verbose)
+			fprintf(stderr, "Pass 4: using cached %s\n", build_program);
+		free(text);
+		return true;
+	}
+	if (!build_make_dir(s)) {
+		free(text);
+		return false;
+	}
 	snprintf(src, sizeof(src), "%s/%.60s.c", build_dir, build_module_name(s));
 	snprintf(build_program, sizeof(build_program), "%s/%.60s", build_dir,
 		 build_module_name(s));
-	ok = build_write_c(s, src) && build_compile(s, rt, src);
-	if (!ok) {
+	ok = build_write_text(s, src, text, len) && build_compile(s, rt, src);
+	free(text);
+	if (ok) {
+		build_cache_store(cache_dir, build_program, build_module_name(s));
+		return true;
+	}
+	/* keep the C for a look when the compiler refused it */
+	if (file_exists(src)) {
 		struct session keep = *s;
 
-		/* keep the C for a look when the compiler refused it */
-		keep.opts.keep_build = keep.opts.keep_build || file_exists(src);
-		if (!keep.opts.keep_build)
-			build_cleanup(s);
-		build_program[0] = '\0';
+		keep.opts.keep_build = true;
+		build_cleanup(&keep);
+	} else {
+		build_cleanup(s);
 	}
-	return ok;
+	build_program[0] = '\0';
+	return false;
 }
