@@ -5,7 +5,9 @@
  * pass_build() runs pass 3 into FILE.c in a fresh build directory and
  * compiles it with cc against runtime/user and runtime/core (the source
  * tree's when tapc runs from its build tree, else the installed copy under
- * $(pkgdatadir)/runtime). pass_run() executes the program, forwarding -o,
+ * $(pkgdatadir)/runtime), or takes it from the cache ($TAPC_CACHE_DIR/user,
+ * keyed by a hash of the C, the runtime's sources and the compiler; -k
+ * always rebuilds). pass_run() executes the program, forwarding -o,
  * -c, -x, -T and -G, and returns its exit status; it removes the build
  * directory unless -k was given. Must not: look at the kernel.
  */

@@ -4,8 +4,9 @@
  * Takes the elaborated program. Produces an executable in a temporary
  * build directory: pass 3's C in tap_NAME.c, compiled in one cc call with
  * the platform included at its end (#include "runtime.c"), so that -D
- * limits reach the runtime core too. The directory and program are
- * remembered here until pass 5 ends.
+ * limits reach the runtime core too. A program built before for the same
+ * C, runtime and compiler comes from the cache instead. The directory and
+ * program are remembered here until pass 5 ends.
  * Must not: leave a build directory behind on failure, unless -k.
  */
 #include <errno.h>
