@@ -110,16 +110,15 @@ tap_context_enter(const struct tap_probe *probe, int want_state)
 static void
 tap_report_error(struct tap_context *c)
 {
-	char text[TAP_ERRBUF_SIZE + 128];
 	int n;
 
 	/* SystemTap's shape; error() names no statement. */
 	if (c->last_stmt)
-		n = scnprintf(text, sizeof(text), "%s near %s", c->errbuf,
-			      c->last_stmt);
+		n = scnprintf(c->msgbuf, sizeof(c->msgbuf), "%s near %s",
+			      c->errbuf, c->last_stmt);
 	else
-		n = scnprintf(text, sizeof(text), "%s", c->errbuf);
-	tap_ctl_send_atomic(TAP_MSG_ERROR, text, n);
+		n = scnprintf(c->msgbuf, sizeof(c->msgbuf), "%s", c->errbuf);
+	tap_ctl_send_atomic(TAP_MSG_ERROR, c->msgbuf, n);
 	if (atomic64_inc_return(&tap_error_count) > TAP_MAXERRORS)
 		tap_session_error();
 }
@@ -165,14 +164,13 @@ tap_context_exit(struct tap_context *c)
 void
 tap_warn(struct tap_context *c, const char *fmt, ...)
 {
-	char text[TAP_ERRBUF_SIZE];
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vscnprintf(text, sizeof(text), fmt, ap);
+	n = vscnprintf(c->msgbuf, sizeof(c->msgbuf), fmt, ap);
 	va_end(ap);
-	tap_ctl_send_atomic(TAP_MSG_WARNING, text, n);
+	tap_ctl_send_atomic(TAP_MSG_WARNING, c->msgbuf, n);
 }
 
 void

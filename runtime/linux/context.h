@@ -93,6 +93,8 @@ struct tap_context {
 	bool next;			/* `next` in a function: end the handler */
 	const char *last_stmt;		/* "operator '/' at f.stp:1:2", or NULL */
 	char errbuf[TAP_ERRBUF_SIZE];	/* its message, for catch */
+	char msgbuf[TAP_ERRBUF_SIZE + 128];	/* ERROR/WARNING text: off the
+						 * kernel stack */
 	struct tap_tokenizer tok;	/* tokenize()'s position */
 	u64 entered_ns;			/* local_clock() at handler entry */
 	u64 window_start_ns;		/* overload: this CPU's window */
