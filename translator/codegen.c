@@ -505,29 +505,6 @@ static const char *const cg_prelude[] = {
 	"\t} \\",
 	"} while (0)",
 	"",
-	"#ifdef __KERNEL__",
-	"#define tap_regex_t int",
-	"#error \"kernel regex not yet: =~ and !~ run on the user target only\"",
-	"#else",
-	"#include <regex.h>",
-	"static __attribute__((unused)) int",
-	"tap_regex_compile(regex_t *re, const char *pattern)",
-	"{",
-	"\treturn regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);",
-	"}",
-	"",
-	"static __attribute__((unused)) void",
-	"tap_regex_free(regex_t *re)",
-	"{",
-	"\tregfree(re);",
-	"}",
-	"",
-	"static inline int",
-	"tap_regex_match(regex_t *re, const char *s)",
-	"{",
-	"\treturn regexec(re, s, 0, NULL, 0) == 0;",
-	"}",
-	"#endif",
 	"",
 	"/* Render into the handler's output; a full buffer is committed once",
 	" * and the rendering tried again. */",
@@ -616,6 +593,34 @@ static const char *const cg_prelude[] = {
 	NULL
 };
 
+/* Only for programs that use =~ or !~. */
+static const char *const cg_regex_prelude[] = {
+	"#ifdef __KERNEL__",
+	"#error \"kernel regex not yet: =~ and !~ run on the user target only\"",
+	"#else",
+	"#include <regex.h>",
+	"static __attribute__((unused)) int",
+	"tap_regex_compile(regex_t *re, const char *pattern)",
+	"{",
+	"\treturn regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);",
+	"}",
+	"",
+	"static __attribute__((unused)) void",
+	"tap_regex_free(regex_t *re)",
+	"{",
+	"\tregfree(re);",
+	"}",
+	"",
+	"static inline int",
+	"tap_regex_match(regex_t *re, const char *s)",
+	"{",
+	"\treturn regexec(re, s, 0, NULL, 0) == 0;",
+	"}",
+	"#endif",
+	"",
+	NULL
+};
+
 static void
 cg_head(struct cg *g)
 {
@@ -631,6 +636,8 @@ cg_head(struct cg *g)
 	cg_blank(&g->w);
 	for (i = 0; cg_prelude[i]; i++)
 		fprintf(g->w.out, "%s\n", cg_prelude[i]);
+	for (i = 0; g->nregex && cg_regex_prelude[i]; i++)
+		fprintf(g->w.out, "%s\n", cg_regex_prelude[i]);
 	for (i = 0; i < g->prog->nembeds; i++)
 		fprintf(g->w.out, "%s\n", g->prog->embeds[i]->u.embed.code);
 	cg_blank(&g->w);
@@ -695,7 +702,8 @@ cg_timer_table(struct cg *g)
 			continue;
 		if (!n++)
 			cg_open(&g->w, "static struct tap_timer_probe __tap_timers[] =");
-		cg_line(&g->w, "{ { %s, %s, probe_%d }, %lluULL, %lluULL, 0 },",
+		cg_line(&g->w, "{ .probe = { .point = %s, .location = %s, .handler = probe_%d }, "
+			".interval_ns = %lluULL, .randomize_ns = %lluULL },",
 			cg_c_string(g, dp->name, strlen(dp->name)),
 			cg_c_string(g, cg_where(g, dp->origin ? dp->origin->loc
 						: dp->point->loc, NULL),
@@ -725,7 +733,8 @@ cg_probe_records(struct cg *g)
 
 		dp->index = i;
 		cg_line(&g->w, "static const struct tap_probe __tap_probe_%d "
-			"__attribute__((unused)) = { %s, %s, probe_%d };", i,
+			"__attribute__((unused)) = { .point = %s, .location = %s, "
+			".handler = probe_%d };", i,
 			cg_c_string(g, dp->name, strlen(dp->name)),
 			cg_c_string(g, at, strlen(at)), i);
 	}
