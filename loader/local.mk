@@ -10,6 +10,7 @@ TAPRUN_SOURCES = \
 	loader/relay.c \
 	loader/module.c \
 	loader/modinfo.c \
+	loader/ksyms.c \
 	loader/target.c \
 	runtime/linux/tap_protocol.h
 

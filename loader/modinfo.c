@@ -83,15 +83,16 @@ taprun_find_modinfo(const char *data, size_t size, size_t *len)
 }
 
 /*
- * Find the first .modinfo string that starts with PREFIX and copy what
- * follows into out (if out); 0, -ENOENT if there is none, or -errno.
+ * Call fn(value, ctx) for each .modinfo string that starts with PREFIX,
+ * until fn returns nonzero.  Returns fn's last result, -ENOENT if nothing
+ * matched, or -errno.
  */
-static int
-taprun_modinfo_find(const char *path, const char *prefix, char *out,
-		    size_t size)
+int
+taprun_modinfo_each(const char *path, const char *prefix,
+		    int (*fn)(const char *value, void *ctx), void *ctx)
 {
 	const char *info, *p, *end;
-	char *data = NULL;
+	char *data = NULL, value[512];
 	size_t len = 0, plen = strlen(prefix), dsize = 0;
 	int ret;
 
@@ -105,18 +106,42 @@ taprun_modinfo_find(const char *path, const char *prefix, char *out,
 		goto out;
 	}
 	for (p = info, end = info + len; p < end; p += strnlen(p, end - p) + 1) {
-		if ((size_t)(end - p) > plen && strncmp(p, prefix, plen) == 0) {
-			if (out)
-				snprintf(out, size, "%.*s",
-					 (int)strnlen(p + plen, end - p - plen),
-					 p + plen);
-			ret = 0;
+		if ((size_t)(end - p) <= plen || strncmp(p, prefix, plen) != 0)
+			continue;
+		snprintf(value, sizeof(value), "%.*s",
+			 (int)strnlen(p + plen, end - p - plen), p + plen);
+		ret = fn(value, ctx);
+		if (ret)
 			break;
-		}
 	}
 out:
 	free(data);
 	return ret;
+}
+
+struct taprun_modinfo_copy {
+	char *out;
+	size_t size;
+};
+
+static int
+taprun_modinfo_copy_first(const char *value, void *ctx)
+{
+	struct taprun_modinfo_copy *c = ctx;
+
+	if (c->out)
+		snprintf(c->out, c->size, "%s", value);
+	return 1;	/* stop at the first */
+}
+
+static int
+taprun_modinfo_find(const char *path, const char *prefix, char *out,
+		    size_t size)
+{
+	struct taprun_modinfo_copy c = { out, size };
+	int ret = taprun_modinfo_each(path, prefix, taprun_modinfo_copy_first, &c);
+
+	return ret == 1 ? 0 : ret;
 }
 
 /* Copy the value of KEY= from .modinfo into out; -ENOENT if absent. */

@@ -475,6 +475,8 @@ taprun_run(struct taprun_session *s)
 
 	ret = taprun_split_assigns(s->o, s->start_blob, sizeof(s->start_blob),
 				   &s->start_blob_len);
+	if (!ret)
+		ret = taprun_ksyms_param(s->o->module, &s->o->params);
 	if (ret)
 		return ret;
 	ret = taprun_module_insert(s->o->module, s->name, s->o->params);

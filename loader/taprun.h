@@ -32,6 +32,11 @@ int taprun_params_add(char **params, const char *assignment);
 int taprun_modinfo_get(const char *path, const char *key, char *out,
 		       size_t size);
 bool taprun_modinfo_has_param(const char *path, const char *name);
+int taprun_modinfo_each(const char *path, const char *prefix,
+			int (*fn)(const char *value, void *ctx), void *ctx);
+
+/* ksyms.c */
+int taprun_ksyms_param(const char *module, char **params);
 
 /* ctl.c */
 struct taprun_ctl {

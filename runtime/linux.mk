@@ -16,6 +16,8 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/memory.c \
 	runtime/linux/locks.h \
 	runtime/linux/locks.c \
+	runtime/linux/ksyms.h \
+	runtime/linux/ksyms.c \
 	runtime/linux/transport.h \
 	runtime/linux/transport.c \
 	runtime/linux/probes.h \

@@ -22,6 +22,7 @@
 #include "output.h"
 #include "probes.h"
 #include "transport.h"
+#include "ksyms.h"
 
 #define TAP_HOUSEKEEPING_JIFFIES	(HZ / 50 ? HZ / 50 : 1)
 #define TAP_DRAIN_TIMEOUT		(10 * HZ)
@@ -309,6 +310,11 @@ tap_module_init(void)
 {
 	int ret;
 
+	ret = tap_ksyms_init();
+	if (ret) {
+		pr_err("%s: malformed __tap_ksyms parameter\n", THIS_MODULE->name);
+		return ret;
+	}
 	ret = tap_contexts_alloc(tap_module.locals_size);
 	if (ret)
 		return ret;

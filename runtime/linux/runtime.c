@@ -8,6 +8,7 @@
 #include "output.c"
 #include "memory.c"
 #include "locks.c"
+#include "ksyms.c"
 #include "transport.c"
 #include "probes_timer.c"
 #include "probes_tracepoint.c"

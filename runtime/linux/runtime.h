@@ -19,6 +19,7 @@
 #include "output.h"
 #include "memory.h"
 #include "locks.h"
+#include "ksyms.h"
 #include "probes.h"
 #include "transport.h"
 

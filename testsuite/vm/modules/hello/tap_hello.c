@@ -32,6 +32,11 @@ module_param(profile, int, 0);
 static char *kprobe_sym = "__x64_sys_getppid";
 module_param(kprobe_sym, charp, 0);
 
+/* Resolved by taprun from /proc/kallsyms; checked against the kprobe. */
+TAP_NEED_KSYM(__x64_sys_getppid);
+
+static struct tap_kprobe_probe kprobe_probes[2];	/* defined below */
+
 static int64_t g_long;
 static char g_str[MAXSTRINGLEN];
 
@@ -82,6 +87,14 @@ end_handler(struct tap_context *c)
 	if (profile)
 		tap_printf(c, "profile=%s\n",
 			   atomic64_read(&profile_hits) ? "yes" : "no");
+	if (kprobe_probes[0].armed || kprobe_probes[0].u.kp.addr) {
+		unsigned long want = tap_ksym("__x64_sys_getppid");
+		unsigned long got = (unsigned long)kprobe_probes[0].u.kp.addr;
+
+		/* the kprobe may sit just past an endbr64 */
+		tap_printf(c, "ksym=%s\n", want && got >= want &&
+			   got - want < 16 ? "match" : "mismatch");
+	}
 	if (noisy)
 		tap_printf(c, "noisy=%s\n",
 			   atomic64_read(&noisy_lines) > 0 ? "yes" : "no");

@@ -1,0 +1,23 @@
+/*
+ * ksyms.h -- addresses of kernel symbols a module needs but cannot look up
+ * itself (kallsyms_lookup_name is not exported since Linux 5.7).
+ *
+ * Generated code names each symbol once at file scope with
+ * TAP_NEED_KSYM(name); that becomes a "tap_ksym=name" .modinfo string, which
+ * taprun reads, resolves in /proc/kallsyms and passes back as the module
+ * parameter __tap_ksyms="name:hexaddr,...".  tap_ksym("name") then gives
+ * the address (0 when unknown), from any context.
+ * Must not: be asked for a name not declared with TAP_NEED_KSYM.
+ */
+#ifndef TAP_LINUX_KSYMS_H
+#define TAP_LINUX_KSYMS_H
+
+#include <linux/module.h>
+
+#define TAP_NEED_KSYM(sym)	MODULE_INFO(tap_ksym, #sym)
+#define TAP_MAX_KSYMS		64
+
+int tap_ksyms_init(void);
+unsigned long tap_ksym(const char *name);
+
+#endif /* TAP_LINUX_KSYMS_H */
