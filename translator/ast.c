@@ -52,7 +52,7 @@ static const char *const kind_names[N_KIND_COUNT] = {
 	"for", "foreach", "break", "continue", "next", "return", "delete",
 	"try", "number", "string", "symbol", "target variable", "@cast",
 	"@var", "autocast", "@entry", "@defined", "@probewrite", "@perf", "register",
-	"deref", "embedded expression", "unary", "crement", "binary",
+	"deref", "@const", "embedded expression", "unary", "crement", "binary",
 	"comparison", "regex match", "logical", "ternary", "assignment", "in",
 	"index", "call", "statistic", "histogram",
 };
@@ -141,6 +141,7 @@ walk_children(struct walker *w, struct node *n)
 		walk_list(w, &n->u.alias.names);
 		walk_list(w, &n->u.alias.points);
 		walk(w, n->u.alias.body);
+		walk(w, n->u.alias.epilogue_body);
 		return;
 	case N_FUNCTION:
 		walk_list(w, &n->u.function.params);
@@ -206,7 +207,7 @@ walk_children(struct walker *w, struct node *n)
 		walk_path(w, &n->u.autocast.path);
 		return;
 	case N_ENTRY: case N_DEFINED: case N_PROBEWRITE: case N_PERF:
-	case N_REGISTER: case N_DEREF:
+	case N_REGISTER: case N_DEREF: case N_CONST:
 		walk_list(w, &n->u.atop.args);
 		return;
 	case N_UNARY:

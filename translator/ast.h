@@ -59,6 +59,7 @@ enum node_kind {
 	N_PERF,		/* @perf("name") */
 	N_REGISTER,	/* @kregister(n), @uregister(n) */
 	N_DEREF,	/* @kderef(size, addr), @uderef(size, addr) */
+	N_CONST,	/* @const("C_EXPRESSION"): library and guru code */
 	N_EMBEDDED_EXPR,/* %{ code %} used as a value (guru mode) */
 	N_UNARY,	/* - + ! ~ */
 	N_CREMENT,	/* ++x x++ --x x-- */
@@ -159,6 +160,7 @@ struct node {
 			struct node_list points;
 			struct node *body;
 			bool epilogue;			/* += */
+			struct node *epilogue_body;	/* = P { pro }, { epi } */
 		} alias;
 		struct {
 			const char *name;

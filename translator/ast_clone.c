@@ -61,6 +61,7 @@ clone_children(struct arena *a, struct node *c, const struct node *n)
 		c->u.alias.names = clone_list(a, &n->u.alias.names);
 		c->u.alias.points = clone_list(a, &n->u.alias.points);
 		c->u.alias.body = ast_clone(a, n->u.alias.body);
+		c->u.alias.epilogue_body = ast_clone(a, n->u.alias.epilogue_body);
 		return;
 	case N_FUNCTION:
 		c->u.function.params = clone_list(a, &n->u.function.params);
@@ -126,7 +127,7 @@ clone_children(struct arena *a, struct node *c, const struct node *n)
 		c->u.autocast.path = clone_path(a, &n->u.autocast.path);
 		return;
 	case N_ENTRY: case N_DEFINED: case N_PROBEWRITE: case N_PERF:
-	case N_REGISTER: case N_DEREF:
+	case N_REGISTER: case N_DEREF: case N_CONST:
 		c->u.atop.args = clone_list(a, &n->u.atop.args);
 		return;
 	case N_UNARY:

@@ -641,7 +641,7 @@ cg_expr(struct cg *g, struct node *n)
 	case N_PROBEWRITE:
 	case N_PERF:
 	case N_REGISTER:
-	case N_DEREF:
+	case N_DEREF: case N_CONST:
 	case N_EMBEDDED_EXPR:
 	case N_HIST:
 		return cg_not_here(g, n);

@@ -158,6 +158,19 @@ cg_touch_node(struct node *n, void *ctx)
 	}
 	if (n->kind == N_CALL && n->u.call.fn)
 		cg_touch_function(t, n->u.call.fn);
+	if (n->kind == N_ASSIGN && n->u.binary.op == OP_STAT_ADD) {
+		/* `<<<` writes this CPU's slot: no shared lock for the
+		 * aggregate itself, only for what its keys and value read */
+		struct node *lhs = n->u.binary.lhs;
+
+		if (lhs->kind == N_INDEX)
+			for (i = 0; i < lhs->u.index.keys.n; i++)
+				if (lhs->u.index.keys.v[i])
+					ast_walk(lhs->u.index.keys.v[i],
+						 cg_touch_node, NULL, t);
+		ast_walk(n->u.binary.rhs, cg_touch_node, NULL, t);
+		return false;
+	}
 	return true;
 }
 

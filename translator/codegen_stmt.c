@@ -372,7 +372,7 @@ cg_stmt(struct cg *g, struct node *n)
 	case N_PROBEWRITE:
 	case N_PERF:
 	case N_REGISTER:
-	case N_DEREF:
+	case N_DEREF: case N_CONST:
 	case N_EMBEDDED_EXPR:
 	case N_UNARY:
 	case N_CREMENT:

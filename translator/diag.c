@@ -70,9 +70,13 @@ void
 diag_vreport(struct diag *d, enum diag_level level, struct loc at,
 	     const char *id, const char *fmt, va_list ap)
 {
+	if (level == DIAG_ERROR && d->errors_as_warnings)
+		level = DIAG_WARNING;
 	if (level == DIAG_WARNING) {
-		if (d->no_warnings)
+		if (d->no_warnings) {
+			d->warnings++;	/* counted, not shown */
 			return;
+		}
 		if (d->warnings_are_errors)
 			level = DIAG_ERROR;
 	}

@@ -176,6 +176,9 @@ expand_through_alias(struct elab *e, struct node *pt, struct node *al, int n)
 	e->cur_body = al->u.alias.epilogue ?
 		join_blocks(e, saved_body, al->u.alias.body) :
 		join_blocks(e, al->u.alias.body, saved_body);
+	if (al->u.alias.epilogue_body)
+		e->cur_body = join_blocks(e, e->cur_body,
+					  al->u.alias.epilogue_body);
 	for (int i = 0; i < al->u.alias.points.n; i++) {
 		struct node *t = with_suffix(e, al->u.alias.points.v[i], pt, n);
 		e->cur_cond = and_conditions(e, saved_cond, t->u.point.cond);

@@ -118,11 +118,15 @@ item:
 	  PROBE pp_list block		{ build_probe(p, @1, &$2, $3); }
 	| PROBE pp_list '=' pp_list block
 					{ build_alias(p, @1, &$2, &$4, $5, false); }
+	| PROBE pp_list '=' pp_list block ',' block
+					{ build_alias(p, @1, &$2, &$4, $5, false)
+						->u.alias.epilogue_body = $7; }
 	| PROBE pp_list ADD_ASSIGN pp_list block
 					{ build_alias(p, @1, &$2, &$4, $5, true); }
 	| function_head block		{ $1->u.function.body = $2; }
 	| function_head EMBEDDED	{ build_function_embedded(p, $1, &$2); }
 	| opt_private GLOBAL global_list opt_semi
+	| PRIVATE { p->is_private = true; } global_list opt_semi
 	| EMBEDDED			{ build_top_embed(p, &$1); }
 	| error
 	;

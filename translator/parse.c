@@ -297,5 +297,15 @@ pass_parse(struct session *s)
 	if (!tapset_load_macros(s))
 		return false;
 	s->user_file = parse_source_with(s, src, s->macros, false);
+	/* The whole library is parsed in pass 1, as SystemTap does, so a
+	 * broken tapset is reported whatever pass the user stops at. */
+	if (!tapset_load_library(s))
+		return false;
+	if (s->opts.script_file && tapset_is_library_file(s, s->opts.script_file)) {
+		diag_fatal_noloc(&s->diag,
+				 "'%s' is a file of the tapset library; it cannot be run as a script",
+				 s->opts.script_file);
+		return false;
+	}
 	return s->diag.errors == 0;
 }

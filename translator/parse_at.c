@@ -209,6 +209,16 @@ build_at(struct parser *p, const struct token *t, struct node_list *args)
 		require_guru(p, t);
 		return build_atop(p, t, args, N_DEREF, 2);
 	}
+	if (strcmp(name, "@const") == 0) {
+		if (!p->embedded_ok) {
+			diag_error(&p->s->diag, t->loc, "E_GURU_ONLY",
+				   "@const evaluates C code and needs guru mode");
+			diag_hint(&p->s->diag, "run tapc with -g if you mean it");
+		}
+		struct node *n = build_atop(p, t, args, N_CONST, 1);
+		string_arg(p, t, &n->u.atop.args, 0);
+		return n;
+	}
 	diag_error(&p->s->diag, t->loc, "E_UNSUPPORTED",
 		   "%s is not supported yet", name);
 	return placeholder(p, t->loc);

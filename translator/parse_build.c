@@ -45,7 +45,7 @@ build_probe(struct parser *p, struct loc at, struct node_list *points,
 	add_item(p, n);
 }
 
-void
+struct node *
 build_alias(struct parser *p, struct loc at, struct node_list *names,
 	    struct node_list *points, struct node *body, bool epilogue)
 {
@@ -63,6 +63,7 @@ build_alias(struct parser *p, struct loc at, struct node_list *names,
 	n->u.alias.body = body;
 	n->u.alias.epilogue = epilogue;
 	add_item(p, n);
+	return n;
 }
 
 struct node *

@@ -55,8 +55,9 @@ bool parser_hist_allowed(const struct parser *p, const struct node *hist);
 
 void build_probe(struct parser *p, struct loc at, struct node_list *points,
 		 struct node *body);
-void build_alias(struct parser *p, struct loc at, struct node_list *names,
-		 struct node_list *points, struct node *body, bool epilogue);
+struct node *build_alias(struct parser *p, struct loc at,
+			 struct node_list *names, struct node_list *points,
+			 struct node *body, bool epilogue);
 struct node *build_function(struct parser *p, struct loc at,
 			    const struct token *name, int ret,
 			    struct node_list *params, int is_private);

@@ -43,6 +43,11 @@ env_or(const char *var, const char *uninstalled, const char *installed)
 const char *
 paths_tapset_dir(void)
 {
+	/* SYSTEMTAP_TAPSET is what stap users already set. */
+	const char *stap = getenv("SYSTEMTAP_TAPSET");
+
+	if (stap && *stap && !getenv("TAPC_TAPSET_DIR"))
+		return stap;
 	return env_or("TAPC_TAPSET_DIR", TAPC_SRCDIR "/tapsets",
 		      TAPC_PKGDATADIR "/tapsets");
 }

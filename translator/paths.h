@@ -4,7 +4,8 @@
  *
  * Run from its build tree, tapc uses the source tree (so that a
  * developer's edits take effect without installing); installed, it uses
- * the installed copies. Environment variables override each: TAPC_TAPSET_DIR,
+ * the installed copies. Environment variables override each: TAPC_TAPSET_DIR
+ * (or stap's SYSTEMTAP_TAPSET),
  * TAPC_RUNTIME_DIR, TAPC_TAPRUN, TAPC_CACHE_DIR (default
  * $XDG_CACHE_HOME/tapc or ~/.cache/tapc).
  */

@@ -218,6 +218,96 @@ skip_branch(struct pp *pp, struct loc open, bool to_end)
 	}
 }
 
+static struct macro *find_macro(struct pp *pp, const char *name);
+static const struct binding *find_binding(struct pp *pp, const char *atname);
+static struct token *token_push(struct arena *a, struct token *v, int *n,
+				int *cap, const struct token *t);
+
+struct token_list {
+	struct token *v;
+	int n, cap;
+};
+
+static void expand_list(struct pp *pp, const struct token *in, int n,
+			const struct bindings *b, struct token_list *out,
+			int depth);
+
+/* A macro use inside a condition: its arguments are the token runs up to
+ * ',' or ')' at depth 0, starting after the '(' at in[*i]. */
+static void
+expand_use_in_list(struct pp *pp, const struct macro *m, const struct token *in,
+		   int n, int *i, const struct bindings *outer,
+		   struct token_list *out, int depth)
+{
+	struct bindings *b = arena_alloc(pp->s->arena, sizeof(*b));
+	int cap = 0, nest = 0;
+
+	if (m->has_parens && *i + 1 < n && in[*i + 1].kind == '(') {
+		*i += 2;
+		b->v = arena_alloc(pp->s->arena,
+				   sizeof(*b->v) * (size_t)(m->nparams + 1));
+		for (; *i < n; (*i)++) {
+			int k = in[*i].kind;
+			if (nest == 0 && (k == ',' || k == ')')) {
+				if (b->n < m->nparams) {
+					b->v[b->n].name = m->params[b->n];
+					b->n++;
+				}
+				cap = 0;
+				if (k == ')')
+					break;
+				continue;
+			}
+			nest += (k == '(') - (k == ')');
+			if (b->n < m->nparams)
+				b->v[b->n].toks = token_push(pp->s->arena,
+							     b->v[b->n].toks,
+							     &b->v[b->n].n, &cap,
+							     &in[*i]);
+		}
+		if (m->nparams == 0)
+			b->n = 0;
+	}
+	(void)outer;
+	expand_list(pp, m->body, m->nbody, b, out, depth + 1);
+}
+
+static const struct binding *
+binding_in(const struct bindings *b, const char *atname)
+{
+	for (int i = 0; b && i < b->n; i++)
+		if (b->v[i].name && strcmp(b->v[i].name, atname) == 0)
+			return &b->v[i];
+	return NULL;
+}
+
+/* Expand the macros of a token list (a condition) into `out`. */
+static void
+expand_list(struct pp *pp, const struct token *in, int n,
+	    const struct bindings *b, struct token_list *out, int depth)
+{
+	for (int i = 0; i < n; i++) {
+		const struct token *t = &in[i];
+		const struct binding *bd;
+		const struct macro *m;
+
+		if (t->kind != ATNAME || depth > PP_MAX_DEPTH) {
+			out->v = token_push(pp->s->arena, out->v, &out->n,
+					    &out->cap, t);
+			continue;
+		}
+		if ((bd = binding_in(b, t->text)) ||
+		    (!b && (bd = find_binding(pp, t->text)))) {
+			expand_list(pp, bd->toks, bd->n, NULL, out, depth + 1);
+		} else if ((m = find_macro(pp, t->text + 1))) {
+			expand_use_in_list(pp, m, in, n, &i, b, out, depth);
+		} else {
+			out->v = token_push(pp->s->arena, out->v, &out->n,
+					    &out->cap, t);
+		}
+	}
+}
+
 /* %( COND %? ... : collect COND, evaluate it, enter the right branch. */
 static void
 open_conditional(struct pp *pp, const struct token *open)
@@ -247,7 +337,9 @@ open_conditional(struct pp *pp, const struct token *open)
 		.s = pp->s,
 		.nargs = pp->s->opts.nargs,
 	};
-	int value = pp_cond_eval(&env, open->loc, cond, n);
+	struct token_list expanded = { 0 };
+	expand_list(pp, cond, n, NULL, &expanded, 0);
+	int value = pp_cond_eval(&env, open->loc, expanded.v, expanded.n);
 	if (value > 0) {
 		push_cond(pp, COND_THEN, open->loc);
 		return;

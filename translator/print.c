@@ -277,7 +277,7 @@ print_primary(FILE *out, const struct node *n)
 		print_path(out, &n->u.atvar.path);
 		return;
 	case N_ENTRY: case N_DEFINED: case N_PROBEWRITE: case N_PERF:
-	case N_REGISTER: case N_DEREF:
+	case N_REGISTER: case N_DEREF: case N_CONST:
 		fprintf(out, "%s(", n->u.atop.name);
 		print_list(out, &n->u.atop.args);
 		fputc(')', out);
@@ -613,6 +613,13 @@ print_item(FILE *out, const struct node *n)
 		fputs(n->u.alias.epilogue ? " += " : " = ", out);
 		print_points(out, &n->u.alias.points);
 		fputc(' ', out);
+		if (n->u.alias.epilogue_body) {
+			/* "}\n, {" would read the same; keep it on one line */
+			print_stmt(out, n->u.alias.body, -1);
+			fputs(", ", out);
+			print_stmt(out, n->u.alias.epilogue_body, -1);
+			return;
+		}
 		print_stmt(out, n->u.alias.body, -1);
 		return;
 	case N_FUNCTION:

@@ -336,6 +336,68 @@ check_entry(struct resolver *r, struct node *n)
 		   "@entry is only meaningful in a .return probe");
 }
 
+/* Fold the @defined()s of a condition; then, if the condition is a
+ * constant, the branch not taken is never resolved (it may name what does
+ * not exist here: that is what @defined is for). Returns the taken branch
+ * (which may be NULL) or `n` itself if the condition is not constant. */
+static bool resolve_pre(struct node *n, void *ctx);
+
+static bool
+fold_defined_pre(struct node *n, void *ctx)
+{
+	if (n->kind == N_DEFINED) {
+		fold_defined(ctx, n);
+		return false;
+	}
+	return true;
+}
+
+static bool
+constant_condition(struct resolver *r, struct node *cond, bool *value)
+{
+	ast_walk(cond, fold_defined_pre, NULL, r);
+	if (cond->kind == N_UNARY && cond->u.unary.op == OP_NOT &&
+	    cond->u.unary.operand->kind == N_NUMBER) {
+		*value = cond->u.unary.operand->u.number.value == 0;
+		return true;
+	}
+	if (cond->kind != N_NUMBER)
+		return false;
+	*value = cond->u.number.value != 0;
+	return true;
+}
+
+/* Replace `n` by `with` in place (or by an empty statement). */
+static void
+replace_node(struct resolver *r, struct node *n, struct node *with)
+{
+	if (with) {
+		*n = *with;
+		return;
+	}
+	struct node *empty = ast_new(A(r), N_NULL_STMT, n->loc);
+	*n = *empty;
+}
+
+static bool
+prune_constant(struct resolver *r, struct node *n)
+{
+	bool v;
+
+	if (n->kind == N_TERNARY &&
+	    constant_condition(r, n->u.ternary.cond, &v)) {
+		replace_node(r, n, v ? n->u.ternary.then_expr
+				     : n->u.ternary.else_expr);
+		return true;
+	}
+	if (n->kind == N_IF && constant_condition(r, n->u.if_stmt.cond, &v)) {
+		replace_node(r, n, v ? n->u.if_stmt.then_stmt
+				     : n->u.if_stmt.else_stmt);
+		return true;
+	}
+	return false;
+}
+
 /* ---- the walk ---- */
 
 static bool
@@ -343,6 +405,10 @@ resolve_pre(struct node *n, void *ctx)
 {
 	struct resolver *r = ctx;
 
+	if ((n->kind == N_TERNARY || n->kind == N_IF) && prune_constant(r, n)) {
+		ast_walk(n, resolve_pre, NULL, r);
+		return false;
+	}
 	switch (n->kind) {
 	case N_SYMBOL:
 		bind_symbol(r, n);
@@ -366,7 +432,7 @@ resolve_pre(struct node *n, void *ctx)
 		check_entry(r, n);
 		return true;
 	case N_CAST: case N_ATVAR: case N_AUTOCAST: case N_PERF:
-	case N_REGISTER: case N_DEREF: case N_PROBEWRITE:
+	case N_REGISTER: case N_DEREF: case N_CONST: case N_PROBEWRITE:
 		diag_error(&r->e->s->diag, n->loc, "E_UNSUPPORTED",
 			   "%s is not supported yet", ast_kind_name(n->kind));
 		return false;

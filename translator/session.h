@@ -97,6 +97,8 @@ struct session {
 	struct file_ast **library;	/* tapset files, parsed */
 	int nlibrary;
 	bool library_loaded;
+	const char **library_paths;	/* real paths of the library's files */
+	int nlibrary_paths;
 	struct macro_table *macros;	/* the library's @defines */
 	struct program *program;	/* pass 2's result */
 };

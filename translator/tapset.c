@@ -60,20 +60,37 @@ list_dir(struct session *s, const char *dir, const char *suffix, int *count)
 	return names;
 }
 
+/* A library directory, then its subdirectories for this runtime and
+ * architecture (linux/, x86_64/, linux/x86_64/), as SystemTap lays its
+ * library out. */
+static void
+each_file_in(struct session *s, const char *dir, const char *suffix,
+	     void (*fn)(struct session *s, const char *path))
+{
+	const char *runtime = s->opts.target == TARGET_USER ? "dyninst" : "linux";
+	const char *arch = s->facts.arch ? s->facts.arch : "x86_64";
+	const char *subdirs[] = {
+		dir,
+		arena_printf(s->arena, "%s/%s", dir, runtime),
+		arena_printf(s->arena, "%s/%s", dir, arch),
+		arena_printf(s->arena, "%s/%s/%s", dir, runtime, arch),
+	};
+
+	for (size_t d = 0; d < sizeof(subdirs) / sizeof(subdirs[0]); d++) {
+		int n;
+		char **f = list_dir(s, subdirs[d], suffix, &n);
+		for (int j = 0; j < n; j++)
+			fn(s, f[j]);
+	}
+}
+
 static void
 each_library_file(struct session *s, const char *suffix,
 		  void (*fn)(struct session *s, const char *path))
 {
-	for (int i = 0; i < s->opts.ninclude_dirs; i++) {
-		int n;
-		char **f = list_dir(s, s->opts.include_dirs[i], suffix, &n);
-		for (int j = 0; j < n; j++)
-			fn(s, f[j]);
-	}
-	int n;
-	char **f = list_dir(s, tapset_default_dir(s), suffix, &n);
-	for (int j = 0; j < n; j++)
-		fn(s, f[j]);
+	for (int i = 0; i < s->opts.ninclude_dirs; i++)
+		each_file_in(s, s->opts.include_dirs[i], suffix, fn);
+	each_file_in(s, tapset_default_dir(s), suffix, fn);
 }
 
 static void
@@ -96,18 +113,53 @@ tapset_load_macros(struct session *s)
 	return s->diag.errors == errors;
 }
 
+/*
+ * A tapset file that does not parse is left out with warnings (its own
+ * diagnostics, shown as warnings), as SystemTap does, so that one broken
+ * file in a -I directory does not stop every script; -W makes them
+ * errors again.
+ */
 static void
 load_script_file(struct session *s, const char *path)
 {
 	struct source *src = source_from_file(s, path, true);
-	int cap = s->nlibrary;
+	int cap = s->nlibrary, warnings = s->diag.warnings;
+	char *real = realpath(path, NULL);
 
+	if (real) {
+		int rcap = s->nlibrary_paths;
+		s->library_paths = arena_grow(s->arena, s->library_paths,
+					      sizeof(*s->library_paths), &rcap,
+					      s->nlibrary_paths + 1);
+		s->library_paths[s->nlibrary_paths++] =
+			arena_strdup(s->arena, real);
+		free(real);
+	}
 	if (!src)
 		return;
+	s->diag.errors_as_warnings = !s->diag.warnings_are_errors;
 	struct file_ast *f = parse_source_with(s, src, s->macros, false);
+	s->diag.errors_as_warnings = false;
+	if (s->diag.warnings > warnings && !s->diag.warnings_are_errors) {
+		diag_warning(&s->diag, (struct loc){ 0 }, "W_BAD_TAPSET",
+			     "tapset file '%s' has errors; it is left out", path);
+		return;
+	}
 	s->library = arena_grow(s->arena, s->library, sizeof(*s->library),
 				&cap, s->nlibrary + 1);
 	s->library[s->nlibrary++] = f;
+}
+
+bool
+tapset_is_library_file(struct session *s, const char *path)
+{
+	char *real = realpath(path, NULL);
+	bool found = false;
+
+	for (int i = 0; real && i < s->nlibrary_paths && !found; i++)
+		found = strcmp(s->library_paths[i], real) == 0;
+	free(real);
+	return found;
 }
 
 bool

@@ -19,6 +19,8 @@ struct node;
 bool tapset_load_macros(struct session *s);
 /* Parse every *.stp of the library into s->library (once). */
 bool tapset_load_library(struct session *s);
+/* Whether `path` is one of the library's own files. */
+bool tapset_is_library_file(struct session *s, const char *path);
 /* The directory of the default library, for messages and listings. */
 const char *tapset_default_dir(struct session *s);
 /* "did you mean" for a probe point no alias or provider knows. */

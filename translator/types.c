@@ -412,7 +412,7 @@ ty_uncached(struct typer *t, struct node *n)
 		return strstr(n->u.embedded_expr.code, "/* string */") ?
 			TY_STRING : TY_LONG;
 	case N_DEFINED: case N_CAST: case N_ATVAR: case N_AUTOCAST:
-	case N_PROBEWRITE: case N_PERF: case N_REGISTER: case N_DEREF:
+	case N_PROBEWRITE: case N_PERF: case N_REGISTER: case N_DEREF: case N_CONST:
 		return TY_LONG;
 	case N_PROBE: case N_ALIAS: case N_FUNCTION: case N_GLOBAL:
 	case N_EMBED: case N_PROBE_POINT: case N_BLOCK: case N_NULL_STMT:
