@@ -1,1 +1,5 @@
-## tapsets/local.mk -- build rules for tapsets/ (included by the top Makefile.am).
+## tapsets/local.mk -- the tapset library, installed under
+## $(pkgdatadir)/tapsets. Every file is listed: automake has no wildcards.
+
+nobase_dist_pkgdata_DATA += \
+	tapsets/macros.stpm
