@@ -158,19 +158,6 @@ cg_touch_node(struct node *n, void *ctx)
 	}
 	if (n->kind == N_CALL && n->u.call.fn)
 		cg_touch_function(t, n->u.call.fn);
-	if (n->kind == N_ASSIGN && n->u.binary.op == OP_STAT_ADD) {
-		/* `<<<` writes this CPU's slot: no shared lock for the
-		 * aggregate itself, only for what its keys and value read */
-		struct node *lhs = n->u.binary.lhs;
-
-		if (lhs->kind == N_INDEX)
-			for (i = 0; i < lhs->u.index.keys.n; i++)
-				if (lhs->u.index.keys.v[i])
-					ast_walk(lhs->u.index.keys.v[i],
-						 cg_touch_node, NULL, t);
-		ast_walk(n->u.binary.rhs, cg_touch_node, NULL, t);
-		return false;
-	}
 	return true;
 }
 
@@ -178,6 +165,9 @@ cg_touch_node(struct node *n, void *ctx)
  * The handler's lock table: every global its body and the functions it
  * calls name, in the program's global order (the one fixed order every
  * handler takes them in). Returns how many; the table is __tap_locks_N.
+ * Aggregates are locked too, `<<<` included: the platforms' locks are
+ * plain spinlocks, and a reader merging the per-CPU slots must not race
+ * an add (stat.h wants a read lock for adds and a write lock for reads).
  */
 static int
 cg_lock_table(struct cg *g, struct derived_probe *dp, int index)
