@@ -372,6 +372,38 @@ cg_probes(struct cg *g)
 		cg_handler(g, p->probes[i], i);
 }
 
+/*
+ * Where stap says MAXNESTING was exceeded: at the callee's name in its
+ * declaration (the check is in its prologue there). The node keeps the
+ * `function` keyword's place; the name is the next word of the source.
+ */
+static const char *
+cg_fn_near(struct cg *g, struct function_sym *fn, struct node *call)
+{
+	struct loc at;
+	const char *p, *text;
+	int line = 1;
+
+	if (!fn->decl || !fn->decl->loc.src || !fn->decl->loc.src->text)
+		return cg_near(g, call);
+	at = fn->decl->loc;
+	text = at.src->text;
+	for (p = text; *p && line < at.line; p++)
+		if (*p == '\n')
+			line++;
+	p += at.col - 1;
+	if (strncmp(p, "function", 8) != 0)
+		return cg_near(g, call);
+	for (p += 8, at.col += 8; *p == ' ' || *p == '\t' || *p == '\n'; p++) {
+		at.col++;
+		if (*p == '\n') {
+			at.line++;
+			at.col = 1;
+		}
+	}
+	return cg_where(g, at, cg_fmt(g, "identifier '%s'", fn->name));
+}
+
 /* A call: arguments in order into temporaries, the nesting check, the
  * call one frame deeper, then the callee's error or `next`. */
 const char *
@@ -379,7 +411,7 @@ cg_function_call(struct cg *g, struct node *n)
 {
 	struct function_sym *fn = n->u.call.fn;
 	char *decl = "", *args = "";
-	const char *dst = NULL, *call, *near = cg_near(g, n);
+	const char *dst = NULL, *call, *near = cg_fn_near(g, fn, n);
 	int i;
 
 	for (i = 0; i < n->u.call.args.n && i < fn->nparams; i++) {

@@ -28,6 +28,7 @@ struct elab {
 	const char *cur_written;
 	const char *cur_alias;		/* outermost alias name matched */
 	int alias_depth;
+	bool cur_optional;		/* the user's point ends in '?' */
 	/* listing mode (-l/-L): points that fail quietly */
 	bool listing;
 };
@@ -52,8 +53,12 @@ bool elab_derive_probe(struct elab *e, struct node *probe);
 bool resolve_program(struct elab *e);
 /* types.c: infer and check types. */
 bool types_infer(struct elab *e);
-/* optimize.c: drop what is unused, fold constants (unless -u). */
+/* optimize.c (unless -u): before types, elide dead stores and statements
+ * without effect; after, drop unused globals and fold constants; last,
+ * elide probes left empty. */
+void optimize_dead_code(struct elab *e);
 void optimize_program(struct elab *e);
+void optimize_empty_probes(struct elab *e);
 
 /* Levenshtein distance, for "did you mean". */
 int elab_edit_distance(const char *a, const char *b);

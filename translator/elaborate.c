@@ -252,6 +252,8 @@ expand_point(struct elab *e, struct node *pt)
 		return n;
 	const struct provider *p = provider_for(pt);
 	if (!p) {
+		if (e->cur_optional)
+			return 0;	/* `nosuch.point ?` drops quietly */
 		if (!e->listing) {
 			diag_error(&e->s->diag, pt->loc, "E_UNKNOWN_PROBE",
 				   "unknown probe point '%s'",
@@ -272,6 +274,7 @@ elab_derive_probe(struct elab *e, struct node *probe)
 	for (int i = 0; i < probe->u.probe.points.n; i++) {
 		struct node *pt = probe->u.probe.points.v[i];
 		e->cur_written = pp_to_string(A(e), pt);
+		e->cur_optional = pt->u.point.optional || pt->u.point.sufficient;
 		e->cur_body = probe->u.probe.body;
 		e->cur_cond = pt->u.point.cond;
 		int errors = e->s->diag.errors;
@@ -370,9 +373,21 @@ pass_elaborate(struct session *s)
 			   "the script has no probes");
 		return false;
 	}
-	if (!resolve_program(e) || !types_infer(e))
+	if (!resolve_program(e))
 		return false;
 	if (!s->opts.unoptimized)
+		optimize_dead_code(e);
+	if (!types_infer(e))
+		return false;
+	if (!s->opts.unoptimized) {
 		optimize_program(e);
+		optimize_empty_probes(e);
+		if (e->prog->nprobes == 0) {
+			diag_error(&s->diag, (struct loc){ f->src, 1, 1 },
+				   "E_NO_PROBES",
+				   "no probes left: every probe's body is empty");
+			return false;
+		}
+	}
 	return s->diag.errors == 0;
 }

@@ -8,6 +8,7 @@
  * its variables are those the alias's prologue sets; a provider's point is
  * listed by its own name with its context variables.
  */
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,11 +73,50 @@ elaborate_pattern(struct session *s, struct elab **out)
 		return false;
 	struct elab *e = elab_new(s);
 	e->listing = true;
+	/* A pattern that matches nothing is not an error to explain: the
+	 * listing is just empty (and the exit status 1). */
+	bool quiet = s->diag.quiet;
+	int errors = s->diag.errors;
+	s->diag.quiet = true;
 	for (int i = 0; i < s->user_file->items.n; i++)
 		if (s->user_file->items.v[i]->kind == N_PROBE)
 			elab_derive_probe(e, s->user_file->items.v[i]);
+	s->diag.quiet = quiet;
+	s->diag.errors = errors;
 	*out = e;
 	return true;
+}
+
+static const char *const probe_types[] = {
+	"begin", "begin(NUMBER)", "end", "end(NUMBER)",
+	"error", "error(NUMBER)", "never",
+	"timer.s(NUMBER)", "timer.ms(NUMBER)",
+	"timer.us(NUMBER)", "timer.ns(NUMBER)",
+	"timer.hz(NUMBER)", "timer.jiffies(NUMBER)",
+	"timer.profile", "kernel.trace(STRING)",
+	"kernel.syscall(STRING)", "kernel.syscall(STRING).return",
+	"kprobe.function(STRING)",
+	"kprobe.function(STRING).return",
+	"kprobe.module(STRING).function(STRING)",
+	"kprobe.module(STRING).function(STRING).return",
+	"kprobe.statement(NUMBER).absolute",
+	NULL,
+};
+
+/* `-l 'timer.*'`: a wildcard over a provider's own components matches the
+ * probe types that take no argument, by name. */
+static bool
+list_probe_types(struct session *s)
+{
+	bool any = false;
+
+	for (int i = 0; probe_types[i]; i++)
+		if (!strchr(probe_types[i], '(') &&
+		    fnmatch(s->opts.list_pattern, probe_types[i], 0) == 0) {
+			printf("%s\n", probe_types[i]);
+			any = true;
+		}
+	return any;
 }
 
 bool
@@ -105,6 +145,8 @@ pass_list(struct session *s)
 	for (int i = 0; i < p->nprobes; i++)
 		if (i == 0 || strcmp(lines[i].text, lines[i - 1].text) != 0)
 			printf("%s\n", lines[i].text);
+	if (p->nprobes == 0 && !list_probe_types(s))
+		return false;	/* nothing matched: exit 1, as stap does */
 	return true;
 }
 
@@ -153,23 +195,9 @@ pass_dump(struct session *s)
 
 	if (!tapset_load_macros(s) || !tapset_load_library(s))
 		return false;
-	if (s->opts.dump_probe_types) {
-		static const char *const types[] = {
-			"begin", "begin(NUMBER)", "end", "end(NUMBER)",
-			"error", "error(NUMBER)", "never",
-			"timer.s(NUMBER)", "timer.ms(NUMBER)",
-			"timer.us(NUMBER)", "timer.ns(NUMBER)",
-			"timer.hz(NUMBER)", "timer.jiffies(NUMBER)",
-			"timer.profile", "kernel.trace(STRING)",
-			"kprobe.function(STRING)",
-			"kprobe.function(STRING).return",
-			"kprobe.module(STRING).function(STRING)",
-			"kprobe.module(STRING).function(STRING).return",
-			"kprobe.statement(NUMBER).absolute",
-		};
-		for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-			printf("%s\n", types[i]);
-	}
+	if (s->opts.dump_probe_types)
+		for (int i = 0; probe_types[i]; i++)
+			printf("%s\n", probe_types[i]);
 	for (int f = 0; f < s->nlibrary; f++) {
 		struct node_list *items = &s->library[f]->items;
 		for (int i = 0; i < items->n; i++) {

@@ -1,9 +1,14 @@
 /*
- * optimize.c -- the optimisations of pass 2 (skipped with -u): globals the
- * script never uses are dropped with a warning, as SystemTap does, and
- * arithmetic on constants is folded. Folding keeps SystemTap's semantics:
- * 64-bit wrapping, and a division by zero is left for run time to report.
+ * optimize.c -- the optimisations of pass 2 (skipped with -u), with the
+ * warnings SystemTap gives for them: before types are checked, stores to
+ * locals that are never read and statements that do nothing are elided;
+ * after, globals the script never uses are dropped, arithmetic on
+ * constants is folded, and probes left with empty bodies are elided. Folding
+ * keeps SystemTap's semantics: 64-bit wrapping, and a division by zero is
+ * left for run time to report.
  */
+#include <string.h>
+
 #include "translator/elab.h"
 
 static bool
@@ -73,4 +78,182 @@ optimize_program(struct elab *e)
 	for (int i = 0; i < p->nfunctions; i++)
 		ast_walk(p->functions[i]->decl->u.function.body, NULL,
 			 fold_post, e);
+}
+
+/* ---- dead code, before type checking ---- */
+
+struct reads {
+	struct symbol **v;
+	int n, cap;
+	struct arena *a;
+};
+
+static bool
+count_reads_pre(struct node *n, void *ctx)
+{
+	struct reads *r = ctx;
+
+	if (n->kind == N_ASSIGN && n->u.binary.op == OP_ASSIGN &&
+	    n->u.binary.lhs->kind == N_SYMBOL) {
+		/* the left side of a plain store is not a read */
+		ast_walk(n->u.binary.rhs, count_reads_pre, NULL, ctx);
+		return false;
+	}
+	if (n->kind == N_SYMBOL && n->u.symbol.sym) {
+		r->v = arena_grow(r->a, r->v, sizeof(*r->v), &r->cap, r->n + 1);
+		r->v[r->n++] = n->u.symbol.sym;
+	}
+	return true;
+}
+
+static bool
+is_read(const struct reads *r, const struct symbol *s)
+{
+	for (int i = 0; i < r->n; i++)
+		if (r->v[i] == s)
+			return true;
+	return false;
+}
+
+static bool
+has_effect_pre(struct node *n, void *ctx)
+{
+	bool *effect = ctx;
+
+	switch (n->kind) {
+	case N_ASSIGN: case N_CREMENT: case N_CALL: case N_EMBEDDED_EXPR:
+	case N_CONST: case N_DEREF: case N_REGISTER:
+		*effect = true;
+		return false;
+	default:
+		return !*effect;
+	}
+}
+
+static bool
+has_side_effects(struct node *n)
+{
+	bool effect = false;
+
+	ast_walk(n, has_effect_pre, NULL, &effect);
+	return effect;
+}
+
+/* A statement to elide: a store to a local nobody reads, or an
+ * expression that does nothing. */
+static bool
+dead_statement(struct elab *e, const struct reads *r, struct node *st)
+{
+	struct node *x;
+
+	if (st->kind != N_EXPR_STMT)
+		return false;
+	x = st->u.expr_stmt.expr;
+	if (x->kind == N_ASSIGN && x->u.binary.op == OP_ASSIGN &&
+	    x->u.binary.lhs->kind == N_SYMBOL) {
+		struct symbol *s = x->u.binary.lhs->u.symbol.sym;
+		if (!s || s->kind != SYM_LOCAL || is_read(r, s) ||
+		    has_side_effects(x->u.binary.rhs))
+			return false;
+		diag_warning(&e->s->diag, x->loc, "W_DEAD_STORE",
+			     "eliding the assignment to '%s', which is never read",
+			     s->name);
+		return true;
+	}
+	if (has_side_effects(x))
+		return false;
+	diag_warning(&e->s->diag, x->loc, "W_NO_EFFECT",
+		     "eliding an expression that has no effect");
+	return true;
+}
+
+static void
+elide_in(struct elab *e, const struct reads *r, struct node *n)
+{
+	if (!n)
+		return;
+	switch (n->kind) {
+	case N_BLOCK: {
+		int kept = 0;
+		for (int i = 0; i < n->u.block.stmts.n; i++) {
+			struct node *st = n->u.block.stmts.v[i];
+			if (dead_statement(e, r, st))
+				continue;
+			elide_in(e, r, st);
+			n->u.block.stmts.v[kept++] = st;
+		}
+		n->u.block.stmts.n = kept;
+		return;
+	}
+	case N_IF:
+		elide_in(e, r, n->u.if_stmt.then_stmt);
+		elide_in(e, r, n->u.if_stmt.else_stmt);
+		return;
+	case N_WHILE: elide_in(e, r, n->u.while_stmt.body); return;
+	case N_FOR: elide_in(e, r, n->u.for_stmt.body); return;
+	case N_FOREACH: elide_in(e, r, n->u.foreach.body); return;
+	case N_TRY:
+		elide_in(e, r, n->u.try_stmt.body);
+		elide_in(e, r, n->u.try_stmt.handler);
+		return;
+	default:
+		return;
+	}
+}
+
+static void
+elide_body(struct elab *e, struct node *cond, struct node *body)
+{
+	struct reads r = { .a = e->s->arena };
+
+	ast_walk(cond, count_reads_pre, NULL, &r);
+	ast_walk(body, count_reads_pre, NULL, &r);
+	elide_in(e, &r, body);
+}
+
+void
+optimize_dead_code(struct elab *e)
+{
+	struct program *p = e->prog;
+
+	for (int i = 0; i < p->nprobes; i++)
+		elide_body(e, p->probes[i]->cond, p->probes[i]->body);
+	for (int i = 0; i < p->nfunctions; i++)
+		elide_body(e, NULL, p->functions[i]->decl->u.function.body);
+}
+
+/* ---- empty probes, last ---- */
+
+static bool
+is_empty(const struct node *n)
+{
+	if (!n || n->kind == N_NULL_STMT)
+		return true;
+	if (n->kind != N_BLOCK)
+		return false;
+	for (int i = 0; i < n->u.block.stmts.n; i++)
+		if (!is_empty(n->u.block.stmts.v[i]))
+			return false;
+	return true;
+}
+
+void
+optimize_empty_probes(struct elab *e)
+{
+	struct program *p = e->prog;
+	int kept = 0;
+
+	for (int i = 0; i < p->nprobes; i++) {
+		struct derived_probe *dp = p->probes[i];
+		if (is_empty(dp->body) && !dp->cond) {
+			diag_warning(&e->s->diag, dp->origin ? dp->origin->loc :
+				     dp->point->loc, "W_PROBE_ELIDED",
+				     "probe '%s' has an empty body and is elided",
+				     dp->name);
+			continue;
+		}
+		dp->index = kept;
+		p->probes[kept++] = dp;
+	}
+	p->nprobes = kept;
 }

@@ -64,7 +64,6 @@ static const struct unsupported_option {
 	{ "-b", F_BULK },
 	{ "-s", F_BUFFER_SIZE },
 	{ "-S", F_FILE_LIMITS },
-	{ "-G", F_GLOBALS },
 	{ "-T", F_TIME_LIMIT },
 	{ "--vm", F_VM },
 	{ "-B", F_MAKE_OPTIONS },
@@ -621,7 +620,9 @@ options_parse(struct session *s, int argc, char **argv, int *exit_code)
 	if (!check_combinations(&ps))
 		goto usage;
 	/* Listing probes is pass 2's work, as in stap. */
-	if (s->opts.list_pattern && s->opts.last_pass > 2)
+	if ((s->opts.list_pattern || s->opts.dump_functions ||
+	     s->opts.dump_probe_types || s->opts.dump_probe_aliases) &&
+	    s->opts.last_pass > 2)
 		s->opts.last_pass = 2;
 	s->diag.no_warnings = s->opts.suppress_warnings;
 	s->diag.warnings_are_errors = s->opts.warnings_as_errors;

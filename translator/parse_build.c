@@ -57,6 +57,12 @@ build_alias(struct parser *p, struct loc at, struct node_list *names,
 		    pt->u.point.sufficient)
 			diag_error(&p->s->diag, pt->loc, "E_ALIAS_NAME",
 				   "an alias name cannot be optional, sufficient or conditional");
+		for (int c = 0; c < pt->u.point.ncomps; c++) {
+			const struct pp_component *comp = &pt->u.point.comps[c];
+			if (strchr(comp->name, '*') || comp->arg)
+				diag_error(&p->s->diag, comp->loc, "E_ALIAS_NAME",
+					   "an alias name is plain words: no wildcards, no arguments");
+		}
 	}
 	n->u.alias.names = *names;
 	n->u.alias.points = *points;
@@ -72,6 +78,18 @@ build_function(struct parser *p, struct loc at, const struct token *name,
 {
 	struct node *n = ast_new(A(p), N_FUNCTION, at);
 
+	for (int i = 0; i < p->file->items.n; i++) {
+		struct node *f = p->file->items.v[i];
+		if (f->kind == N_FUNCTION &&
+		    strcmp(f->u.function.name, name->text) == 0 &&
+		    f->u.function.params.n == params->n) {
+			diag_error(&p->s->diag, name->loc, "E_DUP_FUNCTION",
+				   "function '%s' with %d parameter%s is defined twice",
+				   name->text, params->n, params->n == 1 ? "" : "s");
+			diag_note(&p->s->diag, f->loc, "first defined here");
+			break;
+		}
+	}
 	n->u.function.name = name->text;
 	n->u.function.ret = (enum type)ret;
 	n->u.function.params = *params;

@@ -751,8 +751,13 @@ substitute_argument(struct pp *pp, struct token *tok)
 	default:
 		break;
 	}
-	if (!argument_index(pp, tok, &i))
-		return true;
+	if (!argument_index(pp, tok, &i)) {
+		/* a 0 in its place, so that only the real error shows */
+		tok->kind = NUMBER;
+		tok->text = "0";
+		tok->len = 1;
+		return false;
+	}
 	if (expansion_too_deep(pp, tok))
 		return true;
 	/* $N is the argument's text lexed as script tokens. */

@@ -188,6 +188,8 @@ hint_function(struct resolver *r, const char *name)
 	int best_d = 3;
 
 	for (int i = 0; i < e->nfunctions; i++) {
+		if (e->functions[i]->u.function.is_private)
+			continue;
 		int d = elab_edit_distance(name, e->functions[i]->u.function.name);
 		if (d < best_d) {
 			best_d = d;
@@ -315,12 +317,16 @@ fold_defined(struct resolver *r, struct node *n)
 static void
 check_target_write(struct resolver *r, struct node *lhs)
 {
-	if (lhs->kind != N_TARGET || r->e->s->opts.guru)
+	if (lhs->kind != N_TARGET)
+		return;
+	struct context_var *cv = lookup_target(r, lhs->u.target.name);
+	if (cv && cv->writable && r->e->s->opts.guru)
 		return;
 	diag_error(&r->e->s->diag, lhs->loc, "E_TARGET_WRITE",
 		   "context variable '%s' is read-only", lhs->u.target.name);
-	diag_hint(&r->e->s->diag,
-		  "writing to the traced program needs guru mode (-g)");
+	if (cv && cv->writable)
+		diag_hint(&r->e->s->diag,
+			  "writing to the traced program needs guru mode (-g)");
 }
 
 /* @entry(x) evaluates x when the function was entered: only meaningful in

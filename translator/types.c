@@ -456,6 +456,12 @@ ty_foreach(struct typer *t, struct node *n)
 		if (arr->kind == N_INDEX)
 			ty(t, arr);
 	}
+	if (s && t->final && n->u.foreach.sort_aggr != OP_NONE &&
+	    s->type != TY_STATS)
+		diag_error(D(t), arr->loc, "E_FOREACH_SORT",
+			   "%s sorts statistics, but '%s' holds %ss",
+			   op_spelling(n->u.foreach.sort_aggr), s->name,
+			   type_name(s->type));
 	if (s) {
 		s->read = true;
 		set_arity(t, s, keys->n, arr->loc);
@@ -539,8 +545,10 @@ ty_stmt(struct typer *t, struct node *n)
 		return;
 	case N_TRY:
 		ty_stmt(t, n->u.try_stmt.body);
-		if (n->u.try_stmt.catch_var)
+		if (n->u.try_stmt.catch_var) {
+			mark(n->u.try_stmt.catch_var, true);
 			expect(t, n->u.try_stmt.catch_var, TY_STRING);
+		}
 		ty_stmt(t, n->u.try_stmt.handler);
 		return;
 	default:
@@ -581,10 +589,48 @@ settle_unknown(struct typer *t, struct symbol *s)
 			     "%s '%s' is never assigned",
 			     s->kind == SYM_GLOBAL ? "global" : "local",
 			     s->name);
+	if (s->read || s->written || s->kind == SYM_PARAM)
+		diag_error(D(t), s->decl->loc, "E_UNRESOLVED_TYPE",
+			   "cannot tell the type of %s '%s': nothing gives it a value of a known type",
+			   s->kind == SYM_GLOBAL ? "global" :
+			   s->kind == SYM_PARAM ? "parameter" : "local",
+			   s->name);
 	s->type = TY_LONG;
 	for (int i = 0; i < s->nkeys && i < SEMA_MAX_KEYS; i++)
 		if (s->key_types[i] == TY_UNKNOWN)
 			s->key_types[i] = TY_LONG;
+}
+
+/* Declarations that only make sense for arrays, and statistics, which
+ * only globals can hold (they are per-CPU). */
+static void
+check_storage(struct typer *t, struct symbol *s)
+{
+	const struct node *d = s->decl;
+
+	if (s->kind == SYM_GLOBAL && s->nkeys == 0 && d &&
+	    d->kind == N_GLOBAL && (d->u.global.size || d->u.global.wrap))
+		diag_error(D(t), d->loc, "E_ARITY",
+			   "'%s' is declared as an array (%s) but used without an index",
+			   s->name, d->u.global.wrap ? "%" : "[size]");
+	if (s->kind != SYM_GLOBAL && s->type == TY_STATS)
+		diag_error(D(t), d ? d->loc : (struct loc){ 0 }, "E_STATS_LOCAL",
+			   "statistics '%s' must be a global: locals cannot hold statistics",
+			   s->name);
+}
+
+/* Locals left unused once dead code is gone are dropped quietly. */
+static int
+drop_unused_locals(struct symbol **v, int n, int keep_first)
+{
+	int kept = keep_first;
+
+	for (int i = keep_first; i < n; i++)
+		if (v[i]->read || v[i]->written || v[i]->kind != SYM_LOCAL) {
+			v[i]->index = kept;
+			v[kept++] = v[i];
+		}
+	return kept;
 }
 
 static void
@@ -592,15 +638,29 @@ settle_all(struct typer *t)
 {
 	struct program *p = t->e->prog;
 
-	for (int i = 0; i < p->nglobals; i++)
+	for (int i = 0; i < p->nglobals; i++) {
+		if (p->globals[i]->read || p->globals[i]->written)
+			check_storage(t, p->globals[i]);
 		settle_unknown(t, p->globals[i]);
+	}
 	for (int i = 0; i < p->nprobes; i++)
-		for (int j = 0; j < p->probes[i]->nlocals; j++)
+		p->probes[i]->nlocals = drop_unused_locals(p->probes[i]->locals,
+							   p->probes[i]->nlocals, 0);
+	for (int i = 0; i < p->nfunctions; i++)
+		p->functions[i]->nlocals = drop_unused_locals(
+			p->functions[i]->locals, p->functions[i]->nlocals,
+			p->functions[i]->nparams);
+	for (int i = 0; i < p->nprobes; i++)
+		for (int j = 0; j < p->probes[i]->nlocals; j++) {
+			check_storage(t, p->probes[i]->locals[j]);
 			settle_unknown(t, p->probes[i]->locals[j]);
+		}
 	for (int i = 0; i < p->nfunctions; i++) {
 		struct function_sym *f = p->functions[i];
-		for (int j = 0; j < f->nlocals; j++)
+		for (int j = 0; j < f->nlocals; j++) {
+			check_storage(t, f->locals[j]);
 			settle_unknown(t, f->locals[j]);
+		}
 		if (f->ret == TY_UNKNOWN)
 			f->ret = f->decl->u.function.embedded ? TY_LONG : TY_VOID;
 	}

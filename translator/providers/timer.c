@@ -20,6 +20,8 @@ static const struct {
 	{ "hz", 0 }, { "jiffies", 0 },
 };
 
+#define TIMER_MAX_NS (86400ull * 1000000000ull)
+
 static bool
 timer_claims(const struct node *point)
 {
@@ -54,6 +56,14 @@ timer_match(struct elab *e, struct node *point)
 	int64_t n, r = 0;
 	size_t u;
 
+	if (pp_is(point, 1, "profile") && point->u.point.ncomps > 2 &&
+	    !pp_is(point, 2, "tick")) {
+		/* timer.profile.freq.hz(N) is a perf event in SystemTap */
+		diag_error(&e->s->diag, point->loc, "E_UNSUPPORTED_PROBE",
+			   "probe point '%s' is not supported yet (perf probes)",
+			   pp_to_string(e->s->arena, point));
+		return -1;
+	}
 	if (pp_is(point, 1, "profile"))
 		return timer_profile(e, point);
 	for (u = 0; u < sizeof(units) / sizeof(units[0]); u++)
@@ -67,8 +77,10 @@ timer_match(struct elab *e, struct node *point)
 		if (!pp_is(point, 2, "randomize") ||
 		    !pp_arg_number(point, 2, &r) || r < 0)
 			return timer_error(e, point, "expected .randomize(N) with N >= 0");
-		if (r >= n)
-			return timer_error(e, point, "the randomization must be smaller than the interval");
+		if (r > n)
+			return timer_error(e, point, "the randomization must not exceed the interval");
+		if (units[u].ns == 0 && !pp_is(point, 1, "jiffies"))
+			return timer_error(e, point, "timer.hz takes no .randomize");
 	} else if (point->u.point.ncomps > 3) {
 		return timer_error(e, point, "unexpected components after the interval");
 	}
@@ -89,6 +101,9 @@ timer_match(struct elab *e, struct node *point)
 	}
 	if (!pd->jiffies && pd->period_ns < 100000 && !e->s->opts.guru)
 		return timer_error(e, point, "intervals under 100us need guru mode (-g)");
+	if (pd->period_ns > TIMER_MAX_NS ||
+	    (pd->jiffies && pd->jiffies_count > TIMER_MAX_NS / 1000000))
+		return timer_error(e, point, "intervals are at most one day");
 	elab_add_probe(e, point, NULL, pd);
 	return 1;
 }
