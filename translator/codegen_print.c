@@ -149,7 +149,7 @@ cg_print_hist(struct cg *g, struct node *n, struct node *h, bool newline)
 		: cg_fmt(g, "&%s.agg.stat_desc", cg_global_name(sym));
 	return cg_fmt(g, "({ if (__tap_out_hist(c, %s, %s)) %s %s(int64_t)0; })",
 		      desc, cg_stat_data(g, x),
-		      cg_raise(g, "empty aggregate", cg_near(g, h)),
+		      cg_raise(g, "empty aggregate", cg_near(g, n)),
 		      newline ? "tap_puts(c, \"\\n\"); " : "");
 }
 
