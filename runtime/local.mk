@@ -36,3 +36,4 @@ nobase_dist_pkgdata_DATA += $(TAP_CORE_C_FILES) $(TAP_CORE_H_FILES) \
 	runtime/core/all.c
 
 EXTRA_DIST += runtime/core/README.md
+include runtime/user/local.mk

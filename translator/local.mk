@@ -3,6 +3,7 @@
 ## and the fuzz target.
 
 include translator/debuginfo/local.mk
+include translator/codegen.mk
 
 noinst_LIBRARIES += translator/libtapc.a
 translator_libtapc_a_SOURCES = \
@@ -47,4 +48,5 @@ BUILT_SOURCES += translator/grammar.h
 
 bin_PROGRAMS += tapc
 tapc_SOURCES = translator/main.c
-tapc_LDADD = translator/libtapc.a $(DEBUGINFO_LIBS)
+tapc_LDADD = translator/libtapcg.a translator/libtapc.a runtime/libtapcore.a \
+	$(DEBUGINFO_LIBS)

@@ -6,12 +6,80 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "translator/build.h"
+#include "translator/codegen.h"
+#include "translator/kbuild.h"
 #include "translator/listing.h"
 #include "translator/options.h"
 #include "translator/parse.h"
+#include "translator/run_kernel.h"
 #include "translator/sema.h"
 #include "translator/session.h"
 #include "translator/target.h"
+
+/* Passes 3-5 for --target=user: an executable built with cc. */
+static int
+run_user_target(struct session *s)
+{
+	if (s->opts.last_pass == 3)
+		return pass_translate(s, stdout) ? 0 : 1;
+	if (!pass_build(s))
+		return 1;
+	if (s->opts.last_pass == 4) {
+		printf("%s\n", build_result(s));
+		return 0;
+	}
+	int rc = pass_run(s);
+	build_cleanup(s);
+	return rc;
+}
+
+/* The generated C as one string, for kbuild. */
+static char *
+translate_to_text(struct session *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	bool ok = pass_translate(s, f);
+
+	fclose(f);
+	if (!ok) {
+		free(text);
+		return NULL;
+	}
+	char *copy = arena_strdup(s->arena, text);
+	free(text);
+	return copy;
+}
+
+/* Passes 3-5 for the kernel target. The cache key is known after pass 2,
+ * so a cached module skips passes 3 and 4. */
+static int
+run_kernel_target(struct session *s)
+{
+	if (s->opts.last_pass == 3)
+		return pass_translate(s, stdout) ? 0 : 1;
+	const char *key = kbuild_cache_key(s);
+	const char *name = kbuild_module_name(s, key);
+	const char *ko = kbuild_cached_module(s, key, name);
+	if (s->opts.verbose)
+		fprintf(stderr, "tapc: module cache %s: %s\n",
+			ko ? "hit" : "miss", ko ? ko : key);
+	if (!ko) {
+		char *text = translate_to_text(s);
+		if (!text)
+			return 1;
+		ko = kbuild_build_module(s, text, name, key);
+		if (!ko)
+			return 1;
+	}
+	if (s->opts.last_pass == 4) {
+		printf("%s\n", ko);
+		return 0;
+	}
+	return run_kernel_module(s, ko);
+}
 
 static int
 run_passes(struct session *s)
@@ -34,9 +102,9 @@ run_passes(struct session *s)
 		sema_print_program(stdout, s);
 		return 0;
 	}
-	/* Later passes arrive with their issues; options_check_supported()
-	 * has already refused -p3 and beyond. */
-	return 1;
+	if (s->opts.target == TARGET_USER)
+		return run_user_target(s);
+	return run_kernel_target(s);
 }
 
 int

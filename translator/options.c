@@ -42,9 +42,9 @@
 static const bool pass_supported[6] = {
 	[1] = true,		/* parse */
 	[2] = true,		/* elaborate */
-	[3] = false,		/* translate */
-	[4] = false,		/* build */
-	[5] = false,		/* run */
+	[3] = true,		/* translate */
+	[4] = true,		/* build */
+	[5] = true,		/* run */
 };
 
 /* One line per option that cannot be acted on yet. */
@@ -58,18 +58,8 @@ static const struct unsupported_option {
 		F_TARGET_USER,
 	} feature;
 } unsupported_options[] = {
-	{ "-c", F_TARGET_COMMAND },
-	{ "-x", F_TARGET_PID },
-	{ "-o", F_OUTPUT_FILE },
-	{ "-b", F_BULK },
-	{ "-s", F_BUFFER_SIZE },
 	{ "-S", F_FILE_LIMITS },
-	{ "-T", F_TIME_LIMIT },
-	{ "--vm", F_VM },
-	{ "-B", F_MAKE_OPTIONS },
-	{ "-k", F_KEEP_BUILD },
 	{ "-t", F_TIMING },
-	{ "--target=user", F_TARGET_USER },
 };
 
 /* Whether the command line in `o` asked for feature `f`. */

@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "translator/codegen.h"
 #include "translator/elab.h"
 #include "translator/providers/provider.h"
 
@@ -214,6 +215,12 @@ bind_call(struct resolver *r, struct node *n)
 		n->u.call.fn = function_for_decl(r, decl);
 		return;
 	}
+	/* The intrinsics code generation writes inline (exit, execname,
+	 * strlen, ...): a script or tapset function of the same name and
+	 * arity, found above, wins. */
+	const struct cg_builtin *b = cg_builtin_lookup(n->u.call.name);
+	if (b && b->nparams == n->u.call.args.n)
+		return;
 	if (wrong_arity) {
 		diag_error(&r->e->s->diag, n->loc, "E_ARITY",
 			   "function '%s' does not take %d argument%s",

@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "translator/codegen.h"
 #include "translator/elab.h"
 
 #define TYPES_MAX_ROUNDS 32
@@ -316,6 +317,12 @@ ty_call(struct typer *t, struct node *n)
 	}
 	if (f)
 		return f->ret;
+	const struct cg_builtin *b = cg_builtin_lookup(name);
+	if (b && b->nparams == n->u.call.args.n) {
+		for (int i = 0; i < b->nparams; i++)
+			expect(t, n->u.call.args.v[i], b->params[i]);
+		return b->ret;
+	}
 	if (strncmp(name, "sprint", 6) == 0)
 		return TY_STRING;
 	return TY_VOID;

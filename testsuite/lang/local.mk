@@ -19,5 +19,3 @@ check_SCRIPTS += testsuite/lang/check-lang
 TESTS += testsuite/lang/check-lang
 CLEANFILES += testsuite/lang/check-lang
 
-## Until translator/local.mk and runtime/local.mk include these (pass 3's
-## owner asked the lead), pull them in from here.  -- codegen, TEMPORARY
