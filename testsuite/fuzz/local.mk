@@ -23,7 +23,7 @@ FUZZ_PASS1_SRCS = $(patsubst %.l,%.c,$(patsubst %.y,%.c, \
 	$(filter %.c %.l %.y,$(translator_libtapc_a_SOURCES))))
 
 testsuite/fuzz/fuzz_parse: $(srcdir)/testsuite/fuzz/fuzz_parse.c \
-		translator/libtapc.a
+		translator/libtapc.a $(filter %.a,$(DEBUGINFO_LIBS))
 	@if test -z "$(CLANG)"; then \
 	  echo "make fuzz: clang not found (Debian packages: clang, libclang-rt-dev)"; \
 	  exit 1; fi
@@ -42,7 +42,10 @@ testsuite/fuzz/fuzz_parse: $(srcdir)/testsuite/fuzz/fuzz_parse.c \
 	  testsuite/fuzz/obj/libtapc-fuzz.a $(DEBUGINFO_LIBS)
 
 ## Seeds: our cases and the corpus's parse scripts (read in place).
-fuzz: testsuite/fuzz/fuzz_parse
+## BUILT_SOURCES (the parser's header) first: only all and check make them.
+fuzz:
+	$(AM_V_at)$(MAKE) $(AM_MAKEFLAGS) $(BUILT_SOURCES)
+	$(AM_V_at)$(MAKE) $(AM_MAKEFLAGS) testsuite/fuzz/fuzz_parse
 	$(AM_V_at)$(MKDIR_P) testsuite/fuzz/corpus testsuite/fuzz/crashes
 	seeds="$(srcdir)/testsuite/parse/ok $(srcdir)/testsuite/parse/ko"; \
 	for d in parseok parseko semok semko; do \
