@@ -700,6 +700,9 @@ cg_timer_table(struct cg *g)
 
 		if (!t || (t->kind != PD_TIMER && t->kind != PD_PROFILE))
 			continue;
+		/* the kernel has per-CPU timer.profile (codegen_kernel.c) */
+		if (t->kind == PD_PROFILE && g->s->opts.target != TARGET_USER)
+			continue;
 		if (!n++)
 			cg_open(&g->w, "static struct tap_timer_probe __tap_timers[] =");
 		cg_line(&g->w, "{ .probe = { .point = %s, .location = %s, .handler = probe_%d }, "
@@ -744,12 +747,14 @@ static void
 cg_module_desc(struct cg *g)
 {
 	int nb, ne, nerr, nt, np;
+	struct cg_kernel_counts kc;
 
 	cg_probe_records(g);
 	nb = cg_be_table(g, PD_BEGIN, "__tap_begin");
 	ne = cg_be_table(g, PD_END, "__tap_end");
 	nerr = cg_be_table(g, PD_ERROR, "__tap_error");
 	nt = cg_timer_table(g);
+	cg_kernel_tables(g, &kc);
 	np = cg_params(g);
 	cg_blank(&g->w);
 	cg_open(&g->w, "struct tap_module_desc tap_module =");
@@ -757,6 +762,15 @@ cg_module_desc(struct cg *g)
 	cg_line(&g->w, ".end = %s, .n_end = %d,", ne ? "__tap_end" : "NULL", ne);
 	cg_line(&g->w, ".error = %s, .n_error = %d,", nerr ? "__tap_error" : "NULL", nerr);
 	cg_line(&g->w, ".timers = %s, .n_timers = %d,", nt ? "__tap_timers" : "NULL", nt);
+	if (g->s->opts.target != TARGET_USER) {
+		cg_line(&g->w, ".profiles = %s, .n_profiles = %d,",
+			kc.profiles ? "__tap_profiles" : "NULL", kc.profiles);
+		cg_line(&g->w, ".tracepoints = %s, .n_tracepoints = %d,",
+			kc.tracepoints ? "__tap_tracepoints" : "NULL",
+			kc.tracepoints);
+		cg_line(&g->w, ".kprobes = %s, .n_kprobes = %d,",
+			kc.kprobes ? "__tap_kprobes" : "NULL", kc.kprobes);
+	}
 	cg_line(&g->w, ".params = %s, .n_params = %d,", np ? "__tap_params" : "NULL", np);
 	cg_line(&g->w, ".locals_size = sizeof(union tap_frame) * (TAP_MAXNESTING + 1),");
 	cg_line(&g->w, ".init = tap_init_globals,");

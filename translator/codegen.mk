@@ -9,6 +9,6 @@ translator_libtapcg_a_SOURCES = \
 	translator/codegen.c translator/codegen.h translator/codegen_int.h \
 	translator/codegen_expr.c translator/codegen_stmt.c \
 	translator/codegen_print.c translator/codegen_probe.c \
-	translator/codegen_builtin.c \
+	translator/codegen_builtin.c translator/codegen_kernel.c \
 	translator/cg_writer.c translator/cg_writer.h \
 	translator/build_user.c translator/run_user.c translator/build.h

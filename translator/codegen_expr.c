@@ -633,6 +633,7 @@ cg_expr(struct cg *g, struct node *n)
 	case N_CALL: return cg_call(g, n);
 	case N_STAT_OP: return cg_stat_op(g, n);
 	case N_TARGET:
+		return cg_target_expr(g, n);
 	case N_CAST:
 	case N_ATVAR:
 	case N_AUTOCAST:

@@ -62,6 +62,14 @@ struct cg {
 	int nregex, regex_cap;
 };
 
+/* codegen_kernel.c: the kernel-only probes' callbacks and tables, and
+ * their context variables. */
+struct cg_kernel_counts {
+	int tracepoints, kprobes, profiles;
+};
+void cg_kernel_tables(struct cg *g, struct cg_kernel_counts *out);
+const char *cg_target_expr(struct cg *g, struct node *n);
+
 /* codegen.c */
 char *cg_fmt(struct cg *g, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

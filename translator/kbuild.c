@@ -77,6 +77,8 @@ kbuild_cache_key(struct session *s)
 	fclose(f);
 	hash_init(&h);
 	hash_str(&h, PACKAGE_VERSION);
+	/* tapc itself: a rebuilt translator may generate different C */
+	hash_file(&h, "/proc/self/exe");
 	hash_bytes(&h, text, len);
 	free(text);
 	for (int i = 0; i < s->opts.ndefines; i++) {
