@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "translator/codegen_int.h"
+#include "translator/strlit.h"
 #include "translator/providers/provider.h"
 
 char *
@@ -141,69 +142,11 @@ cg_c_string(struct cg *g, const char *bytes, size_t len)
 	return out;
 }
 
-static int
-cg_hex(int ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
-/* One escape after the backslash at *pp; returns the byte. */
-static int
-cg_escape(const char **pp)
-{
-	const char *p = *pp;
-	int v = 0, i;
-
-	switch (*p) {
-	case 'n': v = '\n'; break;
-	case 't': v = '\t'; break;
-	case 'r': v = '\r'; break;
-	case 'a': v = '\a'; break;
-	case 'b': v = '\b'; break;
-	case 'f': v = '\f'; break;
-	case 'v': v = '\v'; break;
-	case 'x':
-		for (i = 0; i < 2 && cg_hex(p[1]) >= 0; i++)
-			v = v * 16 + cg_hex(*++p);
-		break;
-	default:
-		if (*p >= '0' && *p <= '7') {
-			v = *p - '0';
-			for (i = 1; i < 3 && p[1] >= '0' && p[1] <= '7'; i++)
-				v = v * 8 + (*++p - '0');
-		} else {
-			v = (unsigned char)*p;	/* \\ \" \' and the rest */
-		}
-	}
-	*pp = p;
-	return v & 0xff;
-}
-
 /* A literal's text as written (escapes and all) into its bytes. */
 const char *
 cg_unescape(struct cg *g, const char *raw, size_t *len)
 {
-	char *out = arena_alloc(g->a, strlen(raw) + 1);
-	const char *p;
-	size_t n = 0;
-
-	for (p = raw; *p; p++) {
-		if (*p == '\\' && p[1]) {
-			p++;
-			out[n++] = (char)cg_escape(&p);
-		} else {
-			out[n++] = *p;
-		}
-	}
-	out[n] = '\0';
-	*len = n;
-	return out;
+	return strlit_unescape(g->a, raw, len);
 }
 
 /* Elaboration's c_name when it gave one; pass_translate() names the
@@ -651,6 +594,24 @@ cg_sequence(struct derived_probe *dp)
 	return ((const struct pdata_begin_end *)dp->pdata)->sequence;
 }
 
+/* End probes with the autoprint handlers among them: stap adds those as
+ * end probes of sequence 0 after the script's own. */
+static int
+cg_end_table(struct cg *g, struct derived_probe **v, int n, const char *name)
+{
+	int i, k;
+
+	cg_open(&g->w, "static const struct tap_probe *const %s[] =", name);
+	for (i = 0; i < n && cg_sequence(v[i]) <= 0; i++)
+		cg_line(&g->w, "&__tap_probe_%d,", v[i]->index);
+	for (k = 0; k < g->nauto; k++)
+		cg_line(&g->w, "&__tap_auto_%d,", k);
+	for (; i < n; i++)
+		cg_line(&g->w, "&__tap_probe_%d,", v[i]->index);
+	cg_close(&g->w, ";");
+	return n + g->nauto;
+}
+
 /* Begin, end or error probes, in sequence order (stable). */
 static int
 cg_be_table(struct cg *g, enum pdata_kind kind, const char *name)
@@ -670,6 +631,8 @@ cg_be_table(struct cg *g, enum pdata_kind kind, const char *name)
 		v[j] = dp;
 		n++;
 	}
+	if (kind == PD_END && g->nauto)
+		return cg_end_table(g, v, n, name);
 	if (!n)
 		return 0;
 	cg_open(&g->w, "static const struct tap_probe *const %s[] =", name);
@@ -839,6 +802,7 @@ pass_translate(struct session *s, FILE *out)
 	g.w.out = open_memstream(&bodies, &bl);
 	cg_functions(&g);
 	cg_probes(&g);
+	g.nauto = cg_autoprint(&g);
 	fclose(g.w.out);
 	fclose(g.body_frames);
 	fclose(g.decls);

@@ -49,6 +49,7 @@ struct cg {
 	FILE *body_frames;		/* members of union tap_frame */
 	struct cg_stat_use *stats;
 	int nstats, stat_cap;
+	int nauto;			/* autoprint handlers */
 	struct cg_frame *frame;
 	const char *err_label;		/* where a script error jumps */
 	const char *out_label;		/* the frame's end */
@@ -99,6 +100,12 @@ void cg_stmt(struct cg *g, struct node *n);
 
 /* codegen_print.c */
 const char *cg_print_call(struct cg *g, struct node *n);
+const char *cg_static_format(struct cg *g, const char *src, size_t len,
+			     unsigned int *nargs, unsigned int *off);
+
+/* codegen_autoprint.c: end handlers printing globals written, never read;
+ * how many, their records __tap_auto_N. */
+int cg_autoprint(struct cg *g);
 
 /* codegen_builtin.c */
 const char *cg_builtin_call(struct cg *g, struct node *n,

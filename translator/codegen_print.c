@@ -68,37 +68,25 @@ cg_types(struct cg *g, struct node *n, int first)
 	return cg_fmt(g, "%s}", s);
 }
 
-/* Compile the format at translate time; emit its static table. */
-static const char *
-cg_format(struct cg *g, struct node *n)
+/*
+ * Compile `len` bytes of format at translate time and emit its static
+ * table; the table's name, or NULL (with *off where it went wrong). The
+ * number of arguments it takes goes to *nargs.
+ */
+const char *
+cg_static_format(struct cg *g, const char *src, size_t len,
+		 unsigned int *nargs, unsigned int *off)
 {
-	struct node *f = n->u.call.args.n ? n->u.call.args.v[0] : NULL;
+	unsigned int count = tap_fmt_count_pieces(src), i;
 	struct tap_fmt_piece *pieces;
 	struct tap_fmt fmt;
-	const char *src, *name;
-	unsigned int count, i, off = 0;
-	size_t len;
+	const char *name;
 
-	if (!f || f->kind != N_STRING) {
-		cg_unsupported(g, n, "a format that is not a literal string");
-		return NULL;
-	}
-	src = cg_unescape(g, f->u.string.raw, &len);
-	count = tap_fmt_count_pieces(src);
 	pieces = arena_alloc(g->a, sizeof(*pieces) * (count + 1));
-	if (tap_fmt_compile(&fmt, src, pieces, count + 1, &off) != TAP_OK) {
-		diag_error(&g->s->diag, f->loc, "E_BAD_FORMAT",
-			   "invalid format string at offset %u", off);
-		g->failed = true;
+	*off = 0;
+	if (tap_fmt_compile(&fmt, src, pieces, count + 1, off) != TAP_OK)
 		return NULL;
-	}
-	if (fmt.nargs != (unsigned int)n->u.call.args.n - 1) {
-		diag_error(&g->s->diag, n->loc, "E_FORMAT_ARGS",
-			   "format wants %u arguments, %d given", fmt.nargs,
-			   n->u.call.args.n - 1);
-		g->failed = true;
-		return NULL;
-	}
+	*nargs = fmt.nargs;
 	name = cg_fmt(g, "__fmt%d", g->static_seq++);
 	fprintf(g->decls, "static const struct tap_fmt_piece %s_pieces[] = {\n",
 		name);
@@ -111,6 +99,37 @@ cg_format(struct cg *g, struct node *n)
 	fprintf(g->decls, "};\nstatic const struct tap_fmt %s = { %s, %s_pieces, "
 		"%u, %u };\n", name, cg_c_string(g, src, len), name,
 		fmt.npieces, fmt.nargs);
+	return name;
+}
+
+/* printf's format: a literal, checked against the arguments given. */
+static const char *
+cg_format(struct cg *g, struct node *n)
+{
+	struct node *f = n->u.call.args.n ? n->u.call.args.v[0] : NULL;
+	const char *src, *name;
+	unsigned int nargs = 0, off = 0;
+	size_t len;
+
+	if (!f || f->kind != N_STRING) {
+		cg_unsupported(g, n, "a format that is not a literal string");
+		return NULL;
+	}
+	src = cg_unescape(g, f->u.string.raw, &len);
+	name = cg_static_format(g, src, len, &nargs, &off);
+	if (!name) {
+		diag_error(&g->s->diag, f->loc, "E_BAD_FORMAT",
+			   "invalid format string at offset %u", off);
+		g->failed = true;
+		return NULL;
+	}
+	if (nargs != (unsigned int)n->u.call.args.n - 1) {
+		diag_error(&g->s->diag, n->loc, "E_FORMAT_ARGS",
+			   "format wants %u arguments, %d given", nargs,
+			   n->u.call.args.n - 1);
+		g->failed = true;
+		return NULL;
+	}
 	return name;
 }
 

@@ -51,6 +51,8 @@ bool elab_derive_probe(struct elab *e, struct node *probe);
 
 /* resolve.c: bind names in every probe and pulled-in function. */
 bool resolve_program(struct elab *e);
+/* checks.c: formats, regexes, arrays changed inside their foreach. */
+bool checks_run(struct elab *e);
 /* types.c: infer and check types. */
 bool types_infer(struct elab *e);
 /* optimize.c (unless -u): before types, elide dead stores and statements

@@ -377,7 +377,7 @@ pass_elaborate(struct session *s)
 		return false;
 	if (!s->opts.unoptimized)
 		optimize_dead_code(e);
-	if (!types_infer(e))
+	if (!types_infer(e) || !checks_run(e))
 		return false;
 	if (!s->opts.unoptimized) {
 		optimize_program(e);

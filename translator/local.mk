@@ -25,7 +25,8 @@ translator_libtapc_a_SOURCES = \
 	translator/tapset.c translator/tapset.h \
 	translator/sema.h translator/elab.h \
 	translator/elaborate.c translator/resolve.c translator/types.c \
-	translator/optimize.c translator/sema_print.c \
+	translator/optimize.c translator/sema_print.c translator/checks.c \
+	translator/strlit.c translator/strlit.h \
 	translator/listing.c translator/listing.h \
 	translator/providers/provider.h translator/providers/registry.c \
 	translator/providers/begin_end.c translator/providers/timer.c \

@@ -56,6 +56,9 @@ struct function_sym {
 	int index;
 	const char *c_name;
 	bool from_tapset;
+	struct symbol **writes;		/* global arrays it changes, calls
+					 * included (checks.c) */
+	int nwrites, cap_writes;
 };
 
 /* A context variable a provider offers ($prev, $return, $count...). */

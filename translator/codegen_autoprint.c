@@ -1,0 +1,190 @@
+/*
+ * codegen_autoprint.c -- pass 3 for SystemTap's autoprint: a global of the
+ * script that is written but never read is printed when the script ends,
+ * by an end handler of its own, as stap does:
+ *
+ *     n=5                      s="text"
+ *     a[1]=2                   b["k",3]="v"      (by value, largest first)
+ *     st @count=2 @min=1 @max=4 @sum=5 @avg=2    (st @count=0x0 if empty)
+ *     sa[1] @count=... @min=... @max=... @sum=... @avg=...  (by @count)
+ *
+ * Takes the program's globals (sema.h: read/written flags). Produces the
+ * handlers autoprint_N, their records __tap_auto_N, and their frames;
+ * codegen.c lists them among the end probes, after the script's own end
+ * probes of sequence 0 or less. Lines go through formats compiled at
+ * translate time, as printf's do. Must not: print tapset globals.
+ */
+#include <string.h>
+
+#include "translator/codegen_int.h"
+
+static bool
+cg_wants_autoprint(struct symbol *sym)
+{
+	const struct node *d = sym->decl;
+
+	return sym->written && !sym->read && !sym->is_private && d &&
+	       d->loc.src && !d->loc.src->is_tapset;
+}
+
+/* The line's format: name, keys, then the value or the statistics. */
+static const char *
+cg_autoprint_format(struct cg *g, struct symbol *sym)
+{
+	char *f = cg_fmt(g, "%s", sym->name);
+	int i;
+
+	if (sym->nkeys) {
+		f = cg_fmt(g, "%s[", f);
+		for (i = 0; i < sym->nkeys; i++)
+			f = cg_fmt(g, "%s%s%s", f, i ? "," : "",
+				   sym->key_types[i] == TY_STRING ? "\"%#s\""
+								  : "%#d");
+		f = cg_fmt(g, "%s]", f);
+	}
+	if (sym->type == TY_STATS)
+		return cg_fmt(g, "%s @count=%%#d @min=%%#d @max=%%#d @sum=%%#d @avg=%%#d\n", f);
+	if (sym->type == TY_STRING)
+		return cg_fmt(g, "%s=\"%%#s\"\n", f);
+	return cg_fmt(g, "%s=%%d\n", f);
+}
+
+/* Statements putting the five statistics of `sd` in v[at..at+4]. */
+static void
+cg_autoprint_stats(struct cg *g, const char *sd, int at)
+{
+	cg_line(&g->w, "v[%d] = TAP_LONG(tap_stat_count(%s));", at, sd);
+	cg_line(&g->w, "(void)tap_stat_min(%s, &v[%d].l);", sd, at + 1);
+	cg_line(&g->w, "(void)tap_stat_max(%s, &v[%d].l);", sd, at + 2);
+	cg_line(&g->w, "v[%d] = TAP_LONG(tap_stat_sum(%s));", at + 3, sd);
+	cg_line(&g->w, "(void)tap_stat_avg(%s, &v[%d].l);", sd, at + 4);
+}
+
+static void
+cg_autoprint_scalar(struct cg *g, struct symbol *sym, const char *fmt)
+{
+	const char *name = cg_global_name(sym);
+
+	if (sym->type == TY_STATS) {
+		cg_line(&g->w, "const struct tap_stat_data *sd = tap_stat_get(&%s);",
+			name);
+		cg_open(&g->w, "if (tap_stat_count(sd) == 0)");
+		cg_line(&g->w, "tap_puts(c, \"%s @count=0x0\\n\");", sym->name);
+		cg_line(&g->w, "goto out;");
+		cg_close(&g->w, NULL);
+		cg_autoprint_stats(g, "sd", 0);
+		cg_line(&g->w, "__tap_out_fmt(c, &%s, v, 5);", fmt);
+		return;
+	}
+	cg_line(&g->w, "v[0] = %s(%s);", sym->type == TY_STRING ? "TAP_STR"
+		: "TAP_LONG", name);
+	cg_line(&g->w, "__tap_out_fmt(c, &%s, v, 1);", fmt);
+}
+
+static void
+cg_autoprint_array(struct cg *g, struct symbol *sym, const char *fmt,
+		   const char *near, int nargs)
+{
+	const char *map = cg_fmt(g, "&%s", cg_global_name(sym));
+	int i;
+
+	if (cg_is_stat_array(sym)) {
+		cg_open(&g->w, "if (tap_pmap_aggregate(&%s))", cg_global_name(sym));
+		cg_line(&g->w, "tap_error_at(c, \"aggregation overflow\", %s);",
+			cg_c_string(g, near, strlen(near)));
+		cg_line(&g->w, "goto out;");
+		cg_close(&g->w, NULL);
+		map = cg_fmt(g, "&%s.agg", cg_global_name(sym));
+	}
+	cg_line(&g->w, "tap_map_iter_start(%s, &o, &it, l->it);", map);
+	cg_open(&g->w, "while ((e = tap_map_iter_next(&it)) != NULL)");
+	cg_line(&g->w, "TAP_STMT(%s, out);", cg_c_string(g, near, strlen(near)));
+	for (i = 0; i < sym->nkeys; i++)
+		cg_line(&g->w, "v[%d] = %s(tap_map_key_%s(%s, e, %d));", i,
+			sym->key_types[i] == TY_STRING ? "TAP_STR" : "TAP_LONG",
+			sym->key_types[i] == TY_STRING ? "str" : "long", map, i);
+	if (sym->type == TY_STATS)
+		cg_autoprint_stats(g, cg_fmt(g, "tap_map_value_stat(%s, e)", map),
+				   sym->nkeys);
+	else if (sym->type == TY_STRING)
+		cg_line(&g->w, "v[%d] = TAP_STR(tap_map_value_str(%s, e));",
+			sym->nkeys, map);
+	else
+		cg_line(&g->w, "v[%d] = TAP_LONG(*tap_map_value_long(%s, e));",
+			sym->nkeys, map);
+	cg_line(&g->w, "__tap_out_fmt(c, &%s, v, %d);", fmt, nargs);
+	cg_close(&g->w, NULL);
+}
+
+/* The frame: iteration storage for an array's entries. */
+static void
+cg_autoprint_frame(struct cg *g, struct symbol *sym, int k)
+{
+	fprintf(g->decls, "struct auto_%d_locals {\n", k);
+	if (sym->max_entries > 0)
+		fprintf(g->decls, "\tstruct tap_map_entry *it[%ld];\n",
+			sym->max_entries);
+	else
+		fprintf(g->decls, "\tstruct tap_map_entry *it[MAXMAPENTRIES];\n");
+	fprintf(g->decls, "};\n");
+	fprintf(g->body_frames, "\tstruct auto_%d_locals auto_%d;\n", k, k);
+}
+
+static void
+cg_autoprint_handler(struct cg *g, struct symbol *sym, int k)
+{
+	const char *src = cg_autoprint_format(g, sym);
+	const char *near = cg_where(g, sym->decl->loc, "keyword");
+	const char *fmt;
+	unsigned int nargs = 0, off = 0;
+
+	fmt = cg_static_format(g, src, strlen(src), &nargs, &off);
+	if (!fmt)
+		return;
+	fprintf(g->decls, "static struct tap_lock *const __tap_alocks_%d[] = { &%s_lock };\n",
+		k, cg_global_name(sym));
+	if (sym->nkeys)
+		cg_autoprint_frame(g, sym, k);
+	cg_blank(&g->w);
+	cg_line(&g->w, "/* autoprint: global %s is written but never read */",
+		sym->name);
+	cg_line(&g->w, "static void");
+	cg_line(&g->w, "autoprint_%d(struct tap_context *c)", k);
+	cg_open_block(&g->w);
+	cg_line(&g->w, "struct tap_value v[%u] = { { 0, NULL } };",
+		nargs ? nargs : 1);
+	if (sym->nkeys) {
+		cg_line(&g->w, "struct auto_%d_locals *l = &TAP_FRAME(c, 0)->auto_%d;",
+			k, k);
+		cg_line(&g->w, "struct tap_map_order o = { .dir = -1, .column = 0, "
+			".field = TAP_STAT_COUNT, .limit = -1 };");
+		cg_line(&g->w, "struct tap_map_iter it;");
+		cg_line(&g->w, "struct tap_map_entry *e;");
+	}
+	cg_blank(&g->w);
+	cg_line(&g->w, "if (!tap_locks_acquire(c, __tap_alocks_%d, 1))", k);
+	cg_line(&g->w, "\treturn;");
+	if (sym->nkeys)
+		cg_autoprint_array(g, sym, fmt, near, (int)nargs);
+	else
+		cg_autoprint_scalar(g, sym, fmt);
+	cg_label(&g->w, "out");
+	cg_line(&g->w, "tap_locks_release(__tap_alocks_%d, 1);", k);
+	cg_close(&g->w, NULL);
+	cg_line(&g->w, "static const struct tap_probe __tap_auto_%d = { .point = \"end\", "
+		".location = %s, .handler = autoprint_%d };", k,
+		cg_c_string(g, cg_where(g, sym->decl->loc, NULL),
+			    strlen(cg_where(g, sym->decl->loc, NULL))), k);
+}
+
+int
+cg_autoprint(struct cg *g)
+{
+	struct program *p = g->prog;
+	int i, n = 0;
+
+	for (i = 0; i < p->nglobals; i++)
+		if (cg_wants_autoprint(p->globals[i]))
+			cg_autoprint_handler(g, p->globals[i], n++);
+	return n;
+}
