@@ -1,11 +1,9 @@
 ## translator/codegen.mk -- pass 3 (code generation) and passes 4/5 for the
-## user-space target, as a library tapc links. Included from
-## translator/local.mk; tapc_LDADD takes translator/libtapcg.a and
-## runtime/libtapcore.a (formats are compiled at translate time with the
-## runtime core's own engine).
+## user-space target, part of translator/libtapc.a. Included from
+## translator/local.mk; tapc also links runtime/libtapcore.a (formats are
+## compiled at translate time with the runtime core's own engine).
 
-noinst_LIBRARIES += translator/libtapcg.a
-translator_libtapcg_a_SOURCES = \
+translator_libtapc_a_SOURCES += \
 	translator/codegen.c translator/codegen.h translator/codegen_int.h \
 	translator/codegen_expr.c translator/codegen_stmt.c \
 	translator/codegen_print.c translator/codegen_probe.c \

@@ -18,12 +18,103 @@
 
 #include "translator/codegen_int.h"
 
-static bool
-cg_wants_autoprint(struct symbol *sym)
+/* Which globals the program reads and writes, by index. Elaboration's
+ * flags count an assignment's target as read too, so look again: only a
+ * plain `=`, `<<<` or delete writes without reading. */
+struct cg_rw {
+	struct program *p;
+	bool *read, *written;
+};
+
+static int
+cg_global_index(struct program *p, struct symbol *sym)
 {
+	int i;
+
+	for (i = 0; sym && sym->kind == SYM_GLOBAL && i < p->nglobals; i++)
+		if (p->globals[i] == sym)
+			return i;
+	return -1;
+}
+
+static bool cg_rw_node(struct node *n, void *ctx);
+
+/* `target` is written: its keys are read, the array itself is not. */
+static void
+cg_rw_target(struct cg_rw *rw, struct node *target)
+{
+	struct node *base = target;
+	int i;
+
+	if (target->kind == N_INDEX) {
+		base = target->u.index.base;
+		for (i = 0; i < target->u.index.keys.n; i++)
+			if (target->u.index.keys.v[i])
+				ast_walk(target->u.index.keys.v[i], cg_rw_node,
+					 NULL, rw);
+	}
+	if (base->kind != N_SYMBOL) {
+		ast_walk(target, cg_rw_node, NULL, rw);
+		return;
+	}
+	i = cg_global_index(rw->p, base->u.symbol.sym);
+	if (i >= 0)
+		rw->written[i] = true;
+}
+
+static bool
+cg_rw_node(struct node *n, void *ctx)
+{
+	struct cg_rw *rw = ctx;
+	int i;
+
+	if (n->kind == N_ASSIGN && (n->u.binary.op == OP_ASSIGN ||
+				    n->u.binary.op == OP_STAT_ADD)) {
+		cg_rw_target(rw, n->u.binary.lhs);
+		ast_walk(n->u.binary.rhs, cg_rw_node, NULL, rw);
+		return false;
+	}
+	if (n->kind == N_DELETE) {
+		cg_rw_target(rw, n->u.del.target);
+		return false;
+	}
+	if (n->kind == N_SYMBOL &&
+	    (i = cg_global_index(rw->p, n->u.symbol.sym)) >= 0) {
+		rw->read[i] = true;
+		if (n->u.symbol.sym->written)
+			rw->written[i] = true;	/* ++, +=: both */
+	}
+	return true;
+}
+
+static void
+cg_rw_scan(struct cg *g, struct cg_rw *rw)
+{
+	struct program *p = g->prog;
+	int i;
+
+	rw->p = p;
+	rw->read = arena_alloc(g->a, sizeof(bool) * (size_t)(p->nglobals + 1));
+	rw->written = arena_alloc(g->a, sizeof(bool) * (size_t)(p->nglobals + 1));
+	for (i = 0; i < p->nprobes; i++) {
+		if (p->probes[i]->body)
+			ast_walk(p->probes[i]->body, cg_rw_node, NULL, rw);
+		if (p->probes[i]->cond)
+			ast_walk(p->probes[i]->cond, cg_rw_node, NULL, rw);
+	}
+	for (i = 0; i < p->nfunctions; i++)
+		if (p->functions[i]->decl && p->functions[i]->decl->u.function.body)
+			ast_walk(p->functions[i]->decl->u.function.body,
+				 cg_rw_node, NULL, rw);
+}
+
+static bool
+cg_wants_autoprint(struct cg_rw *rw, int i)
+{
+	struct symbol *sym = rw->p->globals[i];
 	const struct node *d = sym->decl;
 
-	return sym->written && !sym->read && !sym->is_private && d &&
+	return rw->written[i] && !rw->read[i] && !sym->is_private && d &&
 	       d->loc.src && !d->loc.src->is_tapset;
 }
 
@@ -181,10 +272,12 @@ int
 cg_autoprint(struct cg *g)
 {
 	struct program *p = g->prog;
+	struct cg_rw rw;
 	int i, n = 0;
 
+	cg_rw_scan(g, &rw);
 	for (i = 0; i < p->nglobals; i++)
-		if (cg_wants_autoprint(p->globals[i]))
+		if (cg_wants_autoprint(&rw, i))
 			cg_autoprint_handler(g, p->globals[i], n++);
 	return n;
 }

@@ -10,6 +10,13 @@
  * Statements need no ';' between them; an expression statement takes a
  * following ';' as its own, so `x = 1;` is one statement, not two.
  */
+%code top {
+/* bison's own code is not held to our warning list */
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+}
+
 %code requires {
 #include "translator/ast.h"
 #include "translator/lex.h"

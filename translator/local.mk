@@ -3,7 +3,6 @@
 ## and the fuzz target.
 
 include translator/debuginfo/local.mk
-include translator/codegen.mk
 
 noinst_LIBRARIES += translator/libtapc.a
 translator_libtapc_a_SOURCES = \
@@ -39,9 +38,14 @@ translator_libtapc_a_SOURCES = \
 	translator/spawn.c translator/spawn.h \
 	translator/kbuild.c translator/kbuild.h \
 	translator/run_kernel.c translator/run_kernel.h
-## The generated lexer and parser are not held to our warning list.
-translator_libtapc_a_CFLAGS = $(AM_CFLAGS) -Wno-unused-function \
-	-Wno-sign-compare -Wno-missing-prototypes
+## Pass 3 and the user target's passes 4-5 go into the same library.
+include translator/codegen.mk
+
+## What a program linking the translator adds to its LDADD.
+TAPC_LIBS = translator/libtapc.a runtime/libtapcore.a $(DEBUGINFO_LIBS)
+
+## The generated lexer and parser silence the few warnings flex's and
+## bison's own code gives (pragmas at their top), not ours.
 AM_YFLAGS = -d -Wall -Wno-yacc
 
 BUILT_SOURCES += translator/grammar.h
@@ -49,5 +53,4 @@ BUILT_SOURCES += translator/grammar.h
 
 bin_PROGRAMS += tapc
 tapc_SOURCES = translator/main.c
-tapc_LDADD = translator/libtapcg.a translator/libtapc.a runtime/libtapcore.a \
-	$(DEBUGINFO_LIBS)
+tapc_LDADD = $(TAPC_LIBS)

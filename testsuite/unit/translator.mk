@@ -7,11 +7,9 @@ TESTS += testsuite/unit/test_lex testsuite/unit/test_parse
 
 testsuite_unit_test_lex_SOURCES = testsuite/unit/test_lex.c
 testsuite_unit_test_lex_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-testsuite_unit_test_lex_LDADD = translator/libtapc.a $(DEBUGINFO_LIBS) \
-	$(CHECK_LIBS)
+testsuite_unit_test_lex_LDADD = $(TAPC_LIBS) $(CHECK_LIBS)
 
 testsuite_unit_test_parse_SOURCES = testsuite/unit/test_parse.c
 testsuite_unit_test_parse_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-testsuite_unit_test_parse_LDADD = translator/libtapc.a $(DEBUGINFO_LIBS) \
-	$(CHECK_LIBS)
+testsuite_unit_test_parse_LDADD = $(TAPC_LIBS) $(CHECK_LIBS)
 endif
