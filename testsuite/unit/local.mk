@@ -4,3 +4,4 @@ include testsuite/unit/translator.mk
 include testsuite/unit/runtime.mk
 include testsuite/unit/debuginfo.mk
 include testsuite/unit/options.mk
+include testsuite/unit/sysfmt.mk
