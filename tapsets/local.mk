@@ -2,4 +2,9 @@
 ## $(pkgdatadir)/tapsets. Every file is listed: automake has no wildcards.
 
 nobase_dist_pkgdata_DATA += \
-	tapsets/macros.stpm
+	tapsets/macros.stpm \
+	tapsets/linux/context.stp \
+	tapsets/linux/conversions.stp \
+	tapsets/linux/errno.stp \
+	tapsets/linux/task.stp \
+	tapsets/linux/time.stp
