@@ -62,7 +62,7 @@ check_format(struct checker *k, struct node *call)
 		enum type expect = tap_fmt_arg_type(&f, i) == TAP_T_STRING ?
 				   TY_STRING : TY_LONG;
 		if (a->type != TY_UNKNOWN && a->type != expect)
-			diag_error(D(k), a->loc, "E_FORMAT",
+			diag_error(D(k), a->loc, "E_TYPE",
 				   "format directive %u of %s takes a %s, given a %s",
 				   i + 1, call->u.call.name, type_name(expect),
 				   type_name(a->type));

@@ -93,7 +93,8 @@ count_reads_pre(struct node *n, void *ctx)
 {
 	struct reads *r = ctx;
 
-	if (n->kind == N_ASSIGN && n->u.binary.op == OP_ASSIGN &&
+	if (n->kind == N_ASSIGN && (n->u.binary.op == OP_ASSIGN ||
+				    n->u.binary.op == OP_STAT_ADD) &&
 	    n->u.binary.lhs->kind == N_SYMBOL) {
 		/* the left side of a plain store is not a read */
 		ast_walk(n->u.binary.rhs, count_reads_pre, NULL, ctx);
@@ -149,7 +150,8 @@ dead_statement(struct elab *e, const struct reads *r, struct node *st)
 	if (st->kind != N_EXPR_STMT)
 		return false;
 	x = st->u.expr_stmt.expr;
-	if (x->kind == N_ASSIGN && x->u.binary.op == OP_ASSIGN &&
+	if (x->kind == N_ASSIGN && (x->u.binary.op == OP_ASSIGN ||
+				    x->u.binary.op == OP_STAT_ADD) &&
 	    x->u.binary.lhs->kind == N_SYMBOL) {
 		struct symbol *s = x->u.binary.lhs->u.symbol.sym;
 		if (!s || s->kind != SYM_LOCAL || is_read(r, s) ||

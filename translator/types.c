@@ -596,7 +596,9 @@ settle_unknown(struct typer *t, struct symbol *s)
 			     "%s '%s' is never assigned",
 			     s->kind == SYM_GLOBAL ? "global" : "local",
 			     s->name);
-	if (s->read || s->written || s->kind == SYM_PARAM)
+	/* a local used as an array has its own error (E_LOCAL_ARRAY) */
+	if ((s->read || s->written || s->kind == SYM_PARAM) &&
+	    !(s->nkeys > 0 && s->kind != SYM_GLOBAL))
 		diag_error(D(t), s->decl->loc, "E_UNRESOLVED_TYPE",
 			   "cannot tell the type of %s '%s': nothing gives it a value of a known type",
 			   s->kind == SYM_GLOBAL ? "global" :
@@ -617,7 +619,7 @@ check_storage(struct typer *t, struct symbol *s)
 
 	if (s->kind == SYM_GLOBAL && s->nkeys == 0 && d &&
 	    d->kind == N_GLOBAL && (d->u.global.size || d->u.global.wrap))
-		diag_error(D(t), d->loc, "E_ARITY",
+		diag_error(D(t), d->loc, "E_ARRAY_AS_SCALAR",
 			   "'%s' is declared as an array (%s) but used without an index",
 			   s->name, d->u.global.wrap ? "%" : "[size]");
 	if (s->kind != SYM_GLOBAL && s->type == TY_STATS)

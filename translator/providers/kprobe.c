@@ -171,6 +171,7 @@ kprobe_context(struct elab *e, struct derived_probe *dp, const char *name)
 		struct context_var *cv = elab_new_context_var(e, "return",
 							      TY_LONG, "long");
 		cv->arg_index = -1;
+		cv->writable = true;	/* with -g, as SystemTap allows */
 		return cv;
 	}
 	return NULL;
