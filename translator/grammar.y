@@ -444,6 +444,8 @@ primary:
 	| IDENT '(' opt_args ')'	{ $$ = build_call(p, &$1, &$3); }
 	| IDENT '[' index_keys ']'	{ $$ = build_index(p, build_symbol(p, &$1), &$3); }
 	| '[' index_keys ']' IN IDENT	{ $$ = build_in_tuple(p, @1, &$2, build_symbol(p, &$5)); }
+	| '[' index_keys ']' IN ATNAME '(' opt_args ')'
+					{ $$ = build_in_tuple(p, @1, &$2, build_at(p, &$5, &$7)); }
 	| '(' expr ')'			{ $$ = build_paren(p, $2); }
 	| TVAR				{ $$ = build_target(p, &$1); }
 	| ATNAME '(' opt_args ')'	{ $$ = build_at(p, &$1, &$3); }

@@ -178,6 +178,8 @@ build_in_tuple(struct parser *p, struct loc at, struct node_list *keys,
 	n->u.in.keys = *keys;
 	n->u.in.bracketed = true;
 	n->u.in.array = array;
+	if (array->kind == N_HIST)
+		parser_allow_hist(p, array);
 	if (keys->n > 9)
 		diag_error(&p->s->diag, at, "E_TOO_MANY_KEYS",
 			   "an array has at most 9 keys");

@@ -19,6 +19,10 @@
 #include "translator/pp_cond.h"
 
 #define PP_MAX_DEPTH 200
+/* Tokens all macro expansions of one file may produce: a macro that uses
+ * another twice, nested, grows exponentially long before any depth limit
+ * is reached. */
+#define PP_MAX_EXPANDED 2000000
 
 struct macro {
 	const char *name;	/* without the '@' */
@@ -70,6 +74,8 @@ struct pp {
 	int nconds, cap_conds;
 	struct loc *cond_locs;
 	int cap_cond_locs;
+	long expanded;			/* tokens pushed by expansions */
+	bool expansion_failed;		/* stop expanding after an error */
 };
 
 struct macro_table *
@@ -81,6 +87,7 @@ macro_table_new(struct session *s)
 static void
 push_frame(struct pp *pp, struct frame *f)
 {
+	pp->expanded += f->n;
 	f->below = pp->top;
 	f->cond_base = pp->nconds;
 	pp->top = f;
@@ -291,6 +298,8 @@ expand_list(struct pp *pp, const struct token *in, int n,
 		const struct binding *bd;
 		const struct macro *m;
 
+		if (out->n > PP_MAX_EXPANDED / 100)
+			return;
 		if (t->kind != ATNAME || depth > PP_MAX_DEPTH) {
 			out->v = token_push(pp->s->arena, out->v, &out->n,
 					    &out->cap, t);
@@ -597,11 +606,22 @@ collect_args(struct pp *pp, const struct macro *m, const struct token *use,
 static bool
 expansion_too_deep(struct pp *pp, const struct token *use)
 {
-	if (pp->depth < PP_MAX_DEPTH)
-		return false;
-	diag_error(&pp->s->diag, use->loc, "E_MACRO_DEPTH",
-		   "macro expansion nested too deeply (recursive macro?)");
-	return true;
+	if (pp->expansion_failed)
+		return true;
+	if (pp->depth >= PP_MAX_DEPTH) {
+		diag_error(&pp->s->diag, use->loc, "E_MACRO_DEPTH",
+			   "macro expansion nested too deeply (recursive macro?)");
+		pp->expansion_failed = true;
+		return true;
+	}
+	if (pp->expanded >= PP_MAX_EXPANDED) {
+		diag_error(&pp->s->diag, use->loc, "E_MACRO_DEPTH",
+			   "macro expansion too large (over %d tokens): a macro that uses another several times, nested?",
+			   PP_MAX_EXPANDED);
+		pp->expansion_failed = true;
+		return true;
+	}
+	return false;
 }
 
 static void
