@@ -6,5 +6,8 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/context.stp \
 	tapsets/linux/conversions.stp \
 	tapsets/linux/errno.stp \
+	tapsets/linux/syscalls.stp \
+	tapsets/linux/syscalls_argstr.stp \
+	tapsets/linux/syscalls_gen.stp \
 	tapsets/linux/task.stp \
 	tapsets/linux/time.stp
