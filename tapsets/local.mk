@@ -6,8 +6,17 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/context.stp \
 	tapsets/linux/conversions.stp \
 	tapsets/linux/errno.stp \
+	tapsets/linux/ioblock.stp \
+	tapsets/linux/irq.stp \
+	tapsets/linux/kprocess.stp \
+	tapsets/linux/memory.stp \
+	tapsets/linux/netdev.stp \
+	tapsets/linux/scheduler.stp \
+	tapsets/linux/signal.stp \
 	tapsets/linux/syscalls.stp \
 	tapsets/linux/syscalls_argstr.stp \
 	tapsets/linux/syscalls_gen.stp \
 	tapsets/linux/task.stp \
-	tapsets/linux/time.stp
+	tapsets/linux/tcp.stp \
+	tapsets/linux/time.stp \
+	tapsets/linux/vfs.stp
