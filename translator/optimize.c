@@ -126,6 +126,13 @@ has_effect_pre(struct node *n, void *ctx)
 	case N_CONST: case N_DEREF: case N_REGISTER:
 		*effect = true;
 		return false;
+	case N_BINARY:
+		/* a division by zero is a script error: observable */
+		if (n->u.binary.op == OP_DIV || n->u.binary.op == OP_MOD) {
+			*effect = true;
+			return false;
+		}
+		return !*effect;
 	default:
 		return !*effect;
 	}
