@@ -166,7 +166,8 @@ cg_print_hist(struct cg *g, struct node *n, struct node *h, bool newline)
 	desc = x->kind == N_SYMBOL
 		? cg_fmt(g, "&%s.desc", cg_global_name(sym))
 		: cg_fmt(g, "&%s.agg.stat_desc", cg_global_name(sym));
-	return cg_fmt(g, "({ if (__tap_out_hist(c, %s, %s)) %s %s(int64_t)0; })",
+	return cg_fmt(g, "({ if (__tap_out_hist(c, %s, %s) == TAP_EEMPTY) %s "
+		      "%s(int64_t)0; })",
 		      desc, cg_stat_data(g, x),
 		      cg_raise(g, "empty aggregate", cg_near(g, n)),
 		      newline ? "tap_puts(c, \"\\n\"); " : "");

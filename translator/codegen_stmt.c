@@ -32,6 +32,24 @@ cg_block(struct cg *g, struct node *n)
 		cg_stmt(g, n->u.block.stmts.v[i]);
 }
 
+/* Whether a loop body counts toward MAXACTION by itself: then the loop
+ * does not count its iterations again, so that a loop costs one action
+ * per iteration per statement, about what stap charges. */
+static bool
+cg_body_counts(struct node *n)
+{
+	int i;
+
+	if (!n || n->kind == N_NULL_STMT)
+		return false;
+	if (n->kind != N_BLOCK)
+		return true;
+	for (i = 0; i < n->u.block.stmts.n; i++)
+		if (cg_body_counts(n->u.block.stmts.v[i]))
+			return true;
+	return false;
+}
+
 /* A statement as the body of if/while/for: always braced. */
 static void
 cg_body(struct cg *g, struct node *n)
@@ -59,7 +77,8 @@ cg_while(struct cg *g, struct node *n)
 {
 	cg_count(g, n);
 	cg_open(&g->w, "while (%s)", cg_expr(g, n->u.while_stmt.cond));
-	cg_count(g, n);
+	if (!cg_body_counts(n->u.while_stmt.body))
+		cg_count(g, n);
 	cg_body(g, n->u.while_stmt.body);
 	cg_close(&g->w, NULL);
 }
@@ -75,7 +94,8 @@ cg_for(struct cg *g, struct node *n)
 		cg_line(&g->w, "(void)(%s);", cg_expr(g, init));
 	cg_open(&g->w, "for (; %s; %s)", cond ? cg_expr(g, cond) : "1",
 		step ? cg_fmt(g, "(void)(%s)", cg_expr(g, step)) : "");
-	cg_count(g, n);
+	if (!cg_body_counts(n->u.for_stmt.body))
+		cg_count(g, n);
 	cg_body(g, n->u.for_stmt.body);
 	cg_close(&g->w, NULL);
 }
@@ -227,7 +247,8 @@ cg_foreach(struct cg *g, struct node *n)
 	cg_line(&g->w, "tap_map_iter_start(%s, &%s, &%s, %s);", map, o, it,
 		cg_iter_storage(g, sym));
 	cg_open(&g->w, "while ((%s = tap_map_iter_next(&%s)) != NULL)", e, it);
-	cg_count(g, n);
+	if (!cg_body_counts(n->u.foreach.body))
+		cg_count(g, n);
 	cg_foreach_vars(g, n, sym, map, e);
 	cg_body(g, n->u.foreach.body);
 	cg_close(&g->w, NULL);

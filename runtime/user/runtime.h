@@ -36,8 +36,9 @@
 #define TAP_MAXSKIPPED		MAXSKIPPED
 #endif
 
-#ifndef TAP_OUTBUF_SIZE
-#define TAP_OUTBUF_SIZE		8192	/* one handler's output before a flush */
+#ifndef TAP_OUTBUF_SIZE		/* one handler's output before a flush;
+				 * a whole histogram (128 rows) must fit */
+#define TAP_OUTBUF_SIZE		65536
 #endif
 #ifndef TAP_MAXSKIPPED
 #define TAP_MAXSKIPPED		100
