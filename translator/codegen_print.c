@@ -173,6 +173,28 @@ cg_print_hist(struct cg *g, struct node *n, struct node *h, bool newline)
 		      newline ? "tap_puts(c, \"\\n\"); " : "");
 }
 
+/* sprint(@hist_log(s)): the histogram as a string, cut at MAXSTRINGLEN. */
+static const char *
+cg_sprint_hist(struct cg *g, struct node *n, struct node *h)
+{
+	struct node *x = h->u.hist.operand;
+	struct symbol *sym = cg_array_symbol(x);
+	const char *dst = cg_str_temp(g);
+
+	if (!sym) {
+		cg_unsupported(g, n, "this histogram in a string");
+		return "\"\"";
+	}
+	return cg_fmt(g, "({ struct tap_buf __hb; tap_buf_init(&__hb, %s, "
+		      "MAXSTRINGLEN); if (tap_hist_print(&__hb, %s, %s, "
+		      "TAP_HIST_ELISION) == TAP_EEMPTY) %s (const char *)%s; })",
+		      dst, x->kind == N_SYMBOL
+			? cg_fmt(g, "&%s.desc", cg_global_name(sym))
+			: cg_fmt(g, "&%s.agg.stat_desc", cg_global_name(sym)),
+		      cg_stat_data(g, x),
+		      cg_raise(g, "empty aggregate", cg_near(g, n)), dst);
+}
+
 const char *
 cg_print_call(struct cg *g, struct node *n)
 {
@@ -191,9 +213,10 @@ cg_print_call(struct cg *g, struct node *n)
 		delim = cg_expr(g, n->u.call.args.v[0]);
 		first = 1;
 	}
-	if (!to_string && n->u.call.args.n == 1 &&
-	    n->u.call.args.v[0]->kind == N_HIST)
-		return cg_print_hist(g, n, n->u.call.args.v[0], newline);
+	if (n->u.call.args.n == 1 && n->u.call.args.v[0]->kind == N_HIST)
+		return to_string ? cg_sprint_hist(g, n, n->u.call.args.v[0])
+				 : cg_print_hist(g, n, n->u.call.args.v[0],
+						 newline);
 	nvals = n->u.call.args.n - first;
 	decl = cg_values(g, n, first, &arr);
 	if (!to_string)
