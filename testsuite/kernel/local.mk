@@ -1,0 +1,27 @@
+## testsuite/kernel/local.mk -- the kernel tier (testsuite/kernel/run):
+## the tapsets and examples built as modules and run in ONE VM boot.
+## `make check-kernel` runs it alone; `make check` runs it as
+## testsuite/kernel/kernel.test, skipped (77) without qemu or kernel
+## headers.  About 40 s of boot plus the module builds (~2 min the first
+## time, cached after).
+
+TAP_KERNEL_FILES = \
+	testsuite/kernel/run \
+	testsuite/kernel/check \
+	testsuite/kernel/kernel.vmtest \
+	testsuite/kernel/kworkload.c \
+	testsuite/kernel/tests/argstr.stp \
+	testsuite/kernel/tests/context.stp \
+	testsuite/kernel/tests/families.stp \
+	testsuite/kernel/tests/families.out \
+	testsuite/kernel/tests/fault.stp \
+	testsuite/kernel/tests/openmissing.stp \
+	testsuite/kernel/tests/openmissing.out
+
+EXTRA_DIST += $(TAP_KERNEL_FILES) testsuite/kernel/kernel.test
+TESTS += testsuite/kernel/kernel.test
+
+check-kernel: tapc$(EXEEXT) loader/taprun-static$(EXEEXT)
+	$(srcdir)/testsuite/kernel/run
+
+.PHONY: check-kernel
