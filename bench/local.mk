@@ -22,3 +22,4 @@ bench: $(BENCH_RUN)
 		echo "== $$b"; \
 		./$$b || exit 1; \
 	done
+include bench/vm.mk
