@@ -3,6 +3,8 @@
 
 nobase_dist_pkgdata_DATA += \
 	tapsets/macros.stpm \
+	tapsets/context.stp \
+	tapsets/linux/backtrace.stp \
 	tapsets/linux/context.stp \
 	tapsets/linux/conversions.stp \
 	tapsets/linux/errno.stp \

@@ -11,12 +11,21 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/kernel.vmtest \
 	testsuite/kernel/kworkload.c \
 	testsuite/kernel/tests/argstr.stp \
+	testsuite/kernel/tests/backtrace.stp \
 	testsuite/kernel/tests/context.stp \
 	testsuite/kernel/tests/families.stp \
 	testsuite/kernel/tests/families.out \
 	testsuite/kernel/tests/fault.stp \
 	testsuite/kernel/tests/openmissing.stp \
-	testsuite/kernel/tests/openmissing.out
+	testsuite/kernel/tests/openmissing.out \
+	examples/cswitch.stp \
+	examples/errsnoop.stp \
+	examples/execsnoop.stp \
+	examples/iotop.stp \
+	examples/opensnoop.stp \
+	examples/shortlived.stp \
+	examples/systime.stp \
+	examples/topsys.stp
 
 EXTRA_DIST += $(TAP_KERNEL_FILES) testsuite/kernel/kernel.test
 TESTS += testsuite/kernel/kernel.test
