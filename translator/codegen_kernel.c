@@ -370,6 +370,15 @@ cg_kernel_tables(struct cg *g, struct cg_kernel_counts *out)
 
 /* ---- context variables ---- */
 
+/* The x86_64 argument registers, as struct pt_regs names them. */
+static const char *
+kernel_arg_reg(int i)
+{
+	static const char *const regs[] = { "di", "si", "dx", "cx", "r8", "r9" };
+
+	return i >= 0 && i < 6 ? regs[i] : "di";
+}
+
 const char *
 cg_target_expr(struct cg *g, struct node *n)
 {
@@ -398,6 +407,9 @@ cg_target_expr(struct cg *g, struct node *n)
 		return cg_fmt(g, "(((int64_t *)c->probe_data)[%d])",
 			      cv->arg_index);
 	case PD_KPROBE:
+		if (cv->arg_index >= 0)
+			return cg_fmt(g, "((int64_t)c->regs->%s)",
+				      kernel_arg_reg(cv->arg_index));
 		return "((int64_t)regs_return_value(c->regs))";
 	default:
 		cg_unsupported(g, n, "this context variable");

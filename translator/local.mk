@@ -32,6 +32,7 @@ translator_libtapc_a_SOURCES = \
 	translator/providers/tracepoint.c translator/providers/kprobe.c \
 	translator/providers/unsupported.c \
 	translator/providers/syscall.c translator/providers/syscall_table.c \
+	translator/providers/kfunc.c \
 	translator/providers/syscall_table.h \
 	translator/hash.c translator/hash.h \
 	translator/paths.c translator/paths.h \

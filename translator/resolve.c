@@ -441,6 +441,9 @@ resolve_pre(struct node *n, void *ctx)
 	case N_CREMENT:
 		check_target_write(r, n->u.crement.operand);
 		return true;
+	case N_DELETE:
+		check_target_write(r, n->u.del.target);
+		return true;
 	case N_ENTRY:
 		check_entry(r, n);
 		return true;

@@ -72,6 +72,10 @@ struct pdata_kprobe {
 	bool is_return;
 	uint64_t address;		/* kprobe.statement(ADDR).absolute */
 	int maxactive;			/* .maxactive(N), 0 = default */
+	bool from_kernel_function;	/* kernel.function (kfunc.c) */
+	struct context_var **params;	/* its parameters, arg_index = the
+					 * argument register */
+	int nparams;
 };
 
 /* kernel.syscall("NAME")[.return]: context_var.arg_index is 0..5 for

@@ -12,6 +12,7 @@ extern const struct provider provider_timer;
 extern const struct provider provider_tracepoint;
 extern const struct provider provider_kprobe;
 extern const struct provider provider_syscall;
+extern const struct provider provider_kfunc;
 extern const struct provider provider_unsupported;
 
 const struct provider *const provider_registry[] = {
@@ -20,6 +21,7 @@ const struct provider *const provider_registry[] = {
 	&provider_tracepoint,
 	&provider_kprobe,
 	&provider_syscall,
+	&provider_kfunc,
 	&provider_unsupported,	/* last: recognises the rest by name */
 	NULL,
 };

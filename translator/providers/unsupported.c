@@ -12,7 +12,6 @@ static const struct {
 	const char *first, *second;	/* second NULL: any */
 	const char *what;
 } families[] = {
-	{ "kernel", "function", "kernel.function (debug-info probes)" },
 	{ "kernel", "statement", "kernel.statement (debug-info probes)" },
 	{ "kernel", "data", "kernel.data (watchpoints)" },
 	{ "kernel", "mark", "kernel.mark" },
