@@ -20,6 +20,8 @@
 #include <unistd.h>
 #include "loader/taprun.h"
 
+#define TAPRUN_RELAY_READS_PER_PASS 16
+
 static int
 taprun_write_all(int fd, const char *p, size_t n)
 {
@@ -165,7 +167,11 @@ taprun_relay_read_all(struct taprun_relay *r)
 	for (i = 0; i < r->nfiles; i++) {
 		if (r->fd[i] < 0)
 			continue;
-		for (;;) {
+		/* A bounded number of reads per call: a script that traces
+		 * taprun's own reads (vfs_read, say) makes output as fast as
+		 * it is read, and the session loop must still get to see
+		 * signals, the -c command's end and the module's messages. */
+		for (int reads = 0; reads < TAPRUN_RELAY_READS_PER_PASS; reads++) {
 			n = read(r->fd[i], buf, sizeof(buf));
 			if (n < 0 && errno == EINTR)
 				continue;
