@@ -243,6 +243,29 @@ compute_write_sets(struct elab *e)
 	}
 }
 
+/* ---- probe point conditions: read globals, change nothing ---- */
+
+static bool
+condition_pre(struct node *n, void *ctx)
+{
+	struct checker *k = ctx;
+
+	switch (n->kind) {
+	case N_ASSIGN: case N_CREMENT: case N_CALL: case N_EMBEDDED_EXPR:
+		diag_error(D(k), n->loc, "E_PROBE_COND",
+			   "a probe point condition cannot change anything or call functions");
+		return false;
+	case N_SYMBOL:
+		if (n->u.symbol.sym && n->u.symbol.sym->kind != SYM_GLOBAL)
+			diag_error(D(k), n->loc, "E_PROBE_COND",
+				   "a probe point condition can only read globals, and '%s' is not one",
+				   n->u.symbol.name);
+		return false;
+	default:
+		return true;
+	}
+}
+
 bool
 checks_run(struct elab *e)
 {
@@ -251,8 +274,10 @@ checks_run(struct elab *e)
 	int errors = e->s->diag.errors;
 
 	compute_write_sets(e);
-	for (int i = 0; i < p->nprobes; i++)
+	for (int i = 0; i < p->nprobes; i++) {
+		ast_walk(p->probes[i]->cond, condition_pre, NULL, &k);
 		ast_walk(p->probes[i]->body, check_pre, check_post, &k);
+	}
 	for (int i = 0; i < p->nfunctions; i++)
 		ast_walk(p->functions[i]->decl->u.function.body, check_pre,
 			 check_post, &k);
