@@ -58,6 +58,7 @@ bool types_infer(struct elab *e);
 /* optimize.c (unless -u): before types, elide dead stores and statements
  * without effect; after, drop unused globals and fold constants; last,
  * elide probes left empty. */
+void optimize_pure_statements(struct elab *e);
 void optimize_dead_code(struct elab *e);
 void optimize_program(struct elab *e);
 void optimize_empty_probes(struct elab *e);

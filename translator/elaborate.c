@@ -373,6 +373,8 @@ pass_elaborate(struct session *s)
 			   "the script has no probes");
 		return false;
 	}
+	if (!s->opts.unoptimized)
+		optimize_pure_statements(e);
 	if (!resolve_program(e))
 		return false;
 	if (!s->opts.unoptimized)

@@ -80,6 +80,8 @@ optimize_program(struct elab *e)
 			 fold_post, e);
 }
 
+static bool is_empty(const struct node *n);
+
 /* ---- dead code, before type checking ---- */
 
 struct reads {
@@ -147,6 +149,21 @@ has_side_effects(struct node *n)
 	return effect;
 }
 
+/* A store (= or <<<) to a local nobody reads, of a value without side
+ * effects -- or of another such store (x <<< y <<< 1). */
+static bool
+is_dead_store(const struct reads *r, struct node *x)
+{
+	if (x->kind != N_ASSIGN || x->u.binary.lhs->kind != N_SYMBOL ||
+	    (x->u.binary.op != OP_ASSIGN && x->u.binary.op != OP_STAT_ADD))
+		return false;
+	struct symbol *s = x->u.binary.lhs->u.symbol.sym;
+	if (!s || s->kind != SYM_LOCAL || is_read(r, s))
+		return false;
+	return !has_side_effects(x->u.binary.rhs) ||
+	       is_dead_store(r, x->u.binary.rhs);
+}
+
 /* A statement to elide: a store to a local nobody reads, or an
  * expression that does nothing. */
 static bool
@@ -157,16 +174,10 @@ dead_statement(struct elab *e, const struct reads *r, struct node *st)
 	if (st->kind != N_EXPR_STMT)
 		return false;
 	x = st->u.expr_stmt.expr;
-	if (x->kind == N_ASSIGN && (x->u.binary.op == OP_ASSIGN ||
-				    x->u.binary.op == OP_STAT_ADD) &&
-	    x->u.binary.lhs->kind == N_SYMBOL) {
-		struct symbol *s = x->u.binary.lhs->u.symbol.sym;
-		if (!s || s->kind != SYM_LOCAL || is_read(r, s) ||
-		    has_side_effects(x->u.binary.rhs))
-			return false;
+	if (is_dead_store(r, x)) {
 		diag_warning(&e->s->diag, x->loc, "W_DEAD_STORE",
 			     "eliding the assignment to '%s', which is never read",
-			     s->name);
+			     x->u.binary.lhs->u.symbol.name);
 		return true;
 	}
 	if (has_side_effects(x))
@@ -265,4 +276,169 @@ optimize_empty_probes(struct elab *e)
 		p->probes[kept++] = dp;
 	}
 	p->nprobes = kept;
+}
+
+/* ---- statements without effect, before resolution ---- */
+
+/*
+ * Statements that do nothing may name what does not exist ($such in a
+ * begin probe): SystemTap drops them before resolving names, and so does
+ * this, from what the syntax alone shows: expressions without effects,
+ * empty ifs, the pure parts of a for, and stores to names that are read
+ * nowhere in the probe and are no global's.
+ */
+struct pure {
+	struct elab *e;
+	const char **reads;
+	int nreads, cap;
+};
+
+static bool
+names_read_pre(struct node *n, void *ctx)
+{
+	struct pure *pu = ctx;
+
+	if (n->kind == N_ASSIGN && n->u.binary.op == OP_ASSIGN &&
+	    n->u.binary.lhs->kind == N_SYMBOL) {
+		ast_walk(n->u.binary.rhs, names_read_pre, NULL, ctx);
+		return false;
+	}
+	if (n->kind == N_SYMBOL) {
+		pu->reads = arena_grow(pu->e->s->arena, pu->reads,
+				       sizeof(*pu->reads), &pu->cap,
+				       pu->nreads + 1);
+		pu->reads[pu->nreads++] = n->u.symbol.name;
+	}
+	return true;
+}
+
+static bool
+name_needed(const struct pure *pu, const char *name)
+{
+	for (int i = 0; i < pu->nreads; i++)
+		if (strcmp(pu->reads[i], name) == 0)
+			return true;
+	for (int i = 0; i < pu->e->nglobals; i++)
+		if (strcmp(pu->e->globals[i]->u.global.name, name) == 0)
+			return true;
+	return false;
+}
+
+/* A condition that needs no name resolved to be judged pure: no array
+ * use (whether a name is an array is only known after resolution) and no
+ * call. */
+static bool
+condition_is_simple_pre(struct node *n, void *ctx)
+{
+	bool *simple = ctx;
+
+	if (n->kind == N_IN || n->kind == N_INDEX || n->kind == N_CALL ||
+	    n->kind == N_STAT_OP || n->kind == N_HIST)
+		*simple = false;
+	return *simple;
+}
+
+static bool
+simple_condition(struct node *n)
+{
+	bool simple = true;
+
+	ast_walk(n, condition_is_simple_pre, NULL, &simple);
+	return simple && !has_side_effects(n);
+}
+
+enum purity { IMPURE, PURE_EXPR, DEAD_STORE };
+
+static enum purity
+pure_statement(struct pure *pu, struct node *st)
+{
+	if (st->kind == N_IF && simple_condition(st->u.if_stmt.cond) &&
+	    is_empty(st->u.if_stmt.then_stmt) &&
+	    is_empty(st->u.if_stmt.else_stmt))
+		return PURE_EXPR;
+	if (st->kind == N_FOREACH && is_empty(st->u.foreach.body) &&
+	    !has_side_effects(st->u.foreach.limit))
+		return PURE_EXPR;
+	if (st->kind != N_EXPR_STMT)
+		return IMPURE;
+	struct node *x = st->u.expr_stmt.expr;
+	if (!has_side_effects(x))
+		return PURE_EXPR;
+	if (x->kind == N_ASSIGN && x->u.binary.op == OP_ASSIGN &&
+	    x->u.binary.lhs->kind == N_SYMBOL &&
+	    !has_side_effects(x->u.binary.rhs) &&
+	    !name_needed(pu, x->u.binary.lhs->u.symbol.name))
+		return DEAD_STORE;
+	return IMPURE;
+}
+
+static void
+elide_pure_in(struct pure *pu, struct node *n)
+{
+	if (!n)
+		return;
+	switch (n->kind) {
+	case N_BLOCK: {
+		int kept = 0;
+		for (int i = 0; i < n->u.block.stmts.n; i++) {
+			struct node *st = n->u.block.stmts.v[i];
+			elide_pure_in(pu, st);
+			enum purity why = pure_statement(pu, st);
+			if (why == DEAD_STORE) {
+				struct node *x = st->u.expr_stmt.expr;
+				diag_warning(&pu->e->s->diag, x->loc, "W_DEAD_STORE",
+					     "eliding the assignment to '%s', which is never read",
+					     x->u.binary.lhs->u.symbol.name);
+				continue;
+			}
+			if (why == PURE_EXPR) {
+				diag_warning(&pu->e->s->diag, st->loc, "W_NO_EFFECT",
+					     "eliding a statement that has no effect");
+				continue;
+			}
+			n->u.block.stmts.v[kept++] = st;
+		}
+		n->u.block.stmts.n = kept;
+		return;
+	}
+	case N_IF:
+		elide_pure_in(pu, n->u.if_stmt.then_stmt);
+		elide_pure_in(pu, n->u.if_stmt.else_stmt);
+		return;
+	case N_WHILE: elide_pure_in(pu, n->u.while_stmt.body); return;
+	case N_FOR:
+		if (n->u.for_stmt.init && !has_side_effects(n->u.for_stmt.init))
+			n->u.for_stmt.init = NULL;
+		if (n->u.for_stmt.step && !has_side_effects(n->u.for_stmt.step))
+			n->u.for_stmt.step = NULL;
+		elide_pure_in(pu, n->u.for_stmt.body);
+		return;
+	case N_FOREACH:
+		elide_pure_in(pu, n->u.foreach.body);
+		if (pure_statement(pu, n->u.foreach.body) == PURE_EXPR)
+			n->u.foreach.body = ast_new(pu->e->s->arena, N_NULL_STMT,
+						    n->u.foreach.body->loc);
+		return;
+	case N_TRY:
+		elide_pure_in(pu, n->u.try_stmt.body);
+		elide_pure_in(pu, n->u.try_stmt.handler);
+		return;
+	default:
+		return;
+	}
+}
+
+void
+optimize_pure_statements(struct elab *e)
+{
+	struct program *p = e->prog;
+
+	/* A few rounds: eliding `if (x) {}` can leave `x = $y` unread. */
+	for (int round = 0; round < 3; round++)
+		for (int i = 0; i < p->nprobes; i++) {
+			struct pure pu = { .e = e };
+			ast_walk(p->probes[i]->cond, names_read_pre, NULL, &pu);
+			ast_walk(p->probes[i]->body, names_read_pre, NULL, &pu);
+			elide_pure_in(&pu, p->probes[i]->body);
+		}
 }

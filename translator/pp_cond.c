@@ -241,14 +241,21 @@ compare_values(const struct value *a, const struct value *b, bool *glob_ok)
 	if (a->kind == V_NUMBER && b->kind == V_NUMBER)
 		return a->num < b->num ? -1 : a->num > b->num;
 	long long l, r;
-	if (a->kind == V_NUMBER || b->kind == V_NUMBER ||
-	    (a->fact && b->fact && strncmp(a->fact, "CONFIG_", 7) == 0)) {
+	bool both_config = a->fact && b->fact &&
+			   strncmp(a->fact, "CONFIG_", 7) == 0 &&
+			   strncmp(b->fact, "CONFIG_", 7) == 0;
+	if (a->kind == V_NUMBER || b->kind == V_NUMBER) {
 		/* "6" and 6 compare as numbers; an unset CONFIG_ option is
 		 * "" and also 0. */
 		if (!as_number(a, &l) || !as_number(b, &r))
 			return -2;	/* incomparable */
 		return l < r ? -1 : l > r;
 	}
+	/* Two CONFIG_ options: as numbers when both are (NR_CPUS > HZ),
+	 * else as strings ("m" == "y"). */
+	if (both_config && *a->str && *b->str && as_number(a, &l) &&
+	    as_number(b, &r))
+		return l < r ? -1 : l > r;
 	*glob_ok = true;
 	if (a->kind == V_VERSION || b->kind == V_VERSION)
 		return pp_version_compare(a->str, b->str);
