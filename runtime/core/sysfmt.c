@@ -378,3 +378,42 @@ tap_sysfmt_dec(char *dst, size_t size, long value)
 
 	sf_signed(&o, value);
 }
+
+/*
+ * n bytes of a data buffer in double quotes with strace's escapes: \n \t
+ * and friends, other unprintable bytes in octal (three digits when an
+ * octal digit follows, so the reader cannot merge them); "..." after the
+ * closing quote when more is true (the buffer went on).
+ */
+void
+tap_sysfmt_buf(char *dst, size_t size, const char *data, size_t n, bool more)
+{
+	static const char named[] = "\"\"\\\\\ff\nn\rr\tt\vv";
+	struct sf_out o = sf_begin(dst, size);
+	size_t i, j;
+
+	sf_puts(&o, "\"");
+	for (i = 0; i < n; i++) {
+		unsigned char ch = data[i];
+		char one[2] = { (char)ch, 0 }, esc[3] = { '\\', 0, 0 };
+		bool next_octal = i + 1 < n && data[i + 1] >= '0' &&
+				  data[i + 1] <= '7';
+
+		for (j = 0; named[j]; j += 2)
+			if (ch == (unsigned char)named[j])
+				break;
+		if (named[j]) {
+			esc[1] = named[j + 1];
+			sf_puts(&o, esc);
+		} else if (ch >= 0x20 && ch < 0x7f) {
+			sf_puts(&o, one);
+		} else if (next_octal) {
+			char oct[5] = { '\\', '0' + (ch >> 6), '0' + ((ch >> 3) & 7),
+					'0' + (ch & 7), 0 };
+			sf_puts(&o, oct);
+		} else {
+			sf_unsigned(&o, ch, 8, "\\");
+		}
+	}
+	sf_puts(&o, more ? "\"..." : "\"");
+}

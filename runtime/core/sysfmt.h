@@ -43,5 +43,7 @@ void tap_sysfmt_dirfd(char *dst, size_t size, long fd);
 void tap_sysfmt_mode(char *dst, size_t size, long mode);
 void tap_sysfmt_hex(char *dst, size_t size, unsigned long value);
 void tap_sysfmt_dec(char *dst, size_t size, long value);
+void tap_sysfmt_buf(char *dst, size_t size, const char *data, size_t n,
+		    bool more);
 
 #endif /* TAP_CORE_SYSFMT_H */

@@ -28,6 +28,8 @@
 
 static struct stat st;
 static char buf[4096];
+/* Escapes of every kind, and longer than the 32 bytes strace shows. */
+static const char msg[] = "hi \"tapc\"\n\t\\ \0017\033 and some more bytes";
 
 static void
 open_missing(long n)
@@ -44,7 +46,8 @@ argstr_calls(void)
 
 	fd = syscall(SYS_openat, AT_FDCWD, "/tmp/kw-file",
 		     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	syscall(SYS_write, fd, buf, 16);
+	syscall(SYS_write, fd, msg, sizeof(msg) - 1);
+	syscall(SYS_write, fd, buf, 3);
 	syscall(SYS_lseek, fd, 0, SEEK_END);
 	syscall(SYS_close, fd);
 	syscall(SYS_openat, AT_FDCWD, "/tmp/kw-file", O_RDONLY | O_CLOEXEC);

@@ -107,6 +107,17 @@ START_TEST(scalars)
 }
 END_TEST
 
+START_TEST(buffers)
+{
+	tap_sysfmt_buf(buf, sizeof(buf), "hi\n", 3, false);
+	ck_assert_str_eq(buf, "\"hi\\n\"");
+	tap_sysfmt_buf(buf, sizeof(buf), "\0\0" "1\033x\"\\\t", 8, true);
+	ck_assert_str_eq(buf, "\"\\0\\0001\\33x\\\"\\\\\\t\"...");
+	tap_sysfmt_buf(buf, sizeof(buf), "\377", 1, false);
+	ck_assert_str_eq(buf, "\"\\377\"");
+}
+END_TEST
+
 START_TEST(truncation)
 {
 	char small[8];
@@ -130,6 +141,7 @@ sysfmt_suite(void)
 	tcase_add_test(tc, mm_flags);
 	tcase_add_test(tc, other_sets);
 	tcase_add_test(tc, scalars);
+	tcase_add_test(tc, buffers);
 	tcase_add_test(tc, truncation);
 	suite_add_tcase(s, tc);
 	return s;
