@@ -20,7 +20,8 @@ clean-fuzz:
 ## Pass 1's sources as the library lists them, with the generated lexer and
 ## parser taken from the build tree (translator/libtapc.a makes them).
 FUZZ_PASS1_SRCS = $(patsubst %.l,%.c,$(patsubst %.y,%.c, \
-	$(filter %.c %.l %.y,$(translator_libtapc_a_SOURCES))))
+	$(filter %.c %.l %.y,$(translator_libtapc_a_SOURCES)))) \
+	$(filter %.c,$(runtime_libtapcore_a_SOURCES))
 
 testsuite/fuzz/fuzz_parse: $(srcdir)/testsuite/fuzz/fuzz_parse.c \
 		translator/libtapc.a $(filter %.a,$(DEBUGINFO_LIBS))
