@@ -59,6 +59,7 @@ bool types_infer(struct elab *e);
  * without effect; after, drop unused globals and fold constants; last,
  * elide probes left empty. */
 void optimize_pure_statements(struct elab *e);
+void optimize_fold_early(struct elab *e);
 void optimize_dead_code(struct elab *e);
 void optimize_program(struct elab *e);
 void optimize_empty_probes(struct elab *e);

@@ -373,8 +373,10 @@ pass_elaborate(struct session *s)
 			   "the script has no probes");
 		return false;
 	}
-	if (!s->opts.unoptimized)
+	if (!s->opts.unoptimized) {
+		optimize_fold_early(e);
 		optimize_pure_statements(e);
+	}
 	if (!resolve_program(e))
 		return false;
 	if (!s->opts.unoptimized)

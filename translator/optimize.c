@@ -12,29 +12,100 @@
 #include "translator/elab.h"
 
 static bool
-fold_binary(struct node *n)
+is_num(const struct node *n)
 {
-	struct node *l = n->u.binary.lhs, *r = n->u.binary.rhs;
-	uint64_t a, b, v;
+	return n && n->kind == N_NUMBER;
+}
 
-	if (l->kind != N_NUMBER || r->kind != N_NUMBER)
-		return false;
-	a = l->u.number.value;
-	b = r->u.number.value;
-	switch (n->u.binary.op) {
-	case OP_ADD: v = a + b; break;
-	case OP_SUB: v = a - b; break;
-	case OP_MUL: v = a * b; break;
-	case OP_BAND: v = a & b; break;
-	case OP_BOR: v = a | b; break;
-	case OP_BXOR: v = a ^ b; break;
-	default: return false;
-	}
+static void
+make_number(struct arena *a, struct node *n, uint64_t v)
+{
 	n->kind = N_NUMBER;
 	n->u.number.value = v;
-	n->u.number.text = NULL;
+	n->u.number.text = arena_printf(a, "%lld", (long long)v);
 	n->type = TY_LONG;
-	return true;
+}
+
+/* Arithmetic as the runtime does it: 64-bit wrapping, shifts by 0..63
+ * (masked), and no folding of a division by zero (run time reports it). */
+static bool
+fold_arith(enum op op, int64_t a, int64_t b, uint64_t *v)
+{
+	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+
+	switch (op) {
+	case OP_ADD: *v = ua + ub; return true;
+	case OP_SUB: *v = ua - ub; return true;
+	case OP_MUL: *v = ua * ub; return true;
+	case OP_DIV:
+	case OP_MOD:
+		if (b == 0 || (a == INT64_MIN && b == -1))
+			return false;
+		*v = (uint64_t)(op == OP_DIV ? a / b : a % b);
+		return true;
+	case OP_SHL: *v = ua << (ub & 63); return true;
+	case OP_SHR: *v = (uint64_t)(a >> (ub & 63)); return true;
+	case OP_BAND: *v = ua & ub; return true;
+	case OP_BOR: *v = ua | ub; return true;
+	case OP_BXOR: *v = ua ^ ub; return true;
+	case OP_EQ: *v = a == b; return true;
+	case OP_NE: *v = a != b; return true;
+	case OP_LT: *v = a < b; return true;
+	case OP_LE: *v = a <= b; return true;
+	case OP_GT: *v = a > b; return true;
+	case OP_GE: *v = a >= b; return true;
+	case OP_ANDAND: *v = a && b; return true;
+	case OP_OROR: *v = a || b; return true;
+	default: return false;
+	}
+}
+
+static void
+fold_node(struct arena *ar, struct node *n)
+{
+	uint64_t v;
+
+	switch (n->kind) {
+	case N_BINARY: case N_COMPARE: case N_LOGICAL: {
+		struct node *l = n->u.binary.lhs, *r = n->u.binary.rhs;
+		if (n->u.binary.op == OP_CONCAT && l->kind == N_STRING &&
+		    r->kind == N_STRING) {
+			const char *raw = arena_printf(ar, "%s%s", l->u.string.raw,
+						       r->u.string.raw);
+			n->kind = N_STRING;
+			n->u.string.raw = raw;
+			n->type = TY_STRING;
+			return;
+		}
+		if (is_num(l) && is_num(r) &&
+		    fold_arith(n->u.binary.op, (int64_t)l->u.number.value,
+			       (int64_t)r->u.number.value, &v))
+			make_number(ar, n, v);
+		return;
+	}
+	case N_UNARY: {
+		struct node *o = n->u.unary.operand;
+		if (!is_num(o))
+			return;
+		uint64_t x = o->u.number.value;
+		switch (n->u.unary.op) {
+		case OP_NEG: make_number(ar, n, (uint64_t)0 - x); return;
+		case OP_PLUS: make_number(ar, n, x); return;
+		case OP_NOT: make_number(ar, n, x == 0); return;
+		case OP_BNOT: make_number(ar, n, ~x); return;
+		default: return;
+		}
+	}
+	case N_TERNARY:
+		if (is_num(n->u.ternary.cond)) {
+			struct node *pick = n->u.ternary.cond->u.number.value ?
+				n->u.ternary.then_expr : n->u.ternary.else_expr;
+			*n = *pick;
+		}
+		return;
+	default:
+		return;
+	}
 }
 
 static bool
@@ -42,9 +113,7 @@ fold_post(struct node *n, void *ctx)
 {
 	struct elab *e = ctx;
 
-	if (n->kind == N_BINARY && fold_binary(n))
-		n->u.number.text = arena_printf(e->s->arena, "%lld",
-						(long long)n->u.number.value);
+	fold_node(e->s->arena, n);
 	return true;
 }
 
@@ -382,6 +451,14 @@ elide_pure_in(struct pure *pu, struct node *n)
 		int kept = 0;
 		for (int i = 0; i < n->u.block.stmts.n; i++) {
 			struct node *st = n->u.block.stmts.v[i];
+			/* if (0) / if (1): only the branch taken stays */
+			while (st && st->kind == N_IF &&
+			       st->u.if_stmt.cond->kind == N_NUMBER)
+				st = st->u.if_stmt.cond->u.number.value ?
+					st->u.if_stmt.then_stmt :
+					st->u.if_stmt.else_stmt;
+			if (!st)
+				continue;
 			elide_pure_in(pu, st);
 			enum purity why = pure_statement(pu, st);
 			if (why == DEAD_STORE) {
@@ -441,4 +518,16 @@ optimize_pure_statements(struct elab *e)
 			ast_walk(p->probes[i]->body, names_read_pre, NULL, &pu);
 			elide_pure_in(&pu, p->probes[i]->body);
 		}
+}
+
+/* Constants are folded before names are resolved too, so that `if (0)`
+ * and `1 ? a : b` lose their dead side before anything in it is looked
+ * up. */
+void
+optimize_fold_early(struct elab *e)
+{
+	struct program *p = e->prog;
+
+	for (int i = 0; i < p->nprobes; i++)
+		ast_walk(p->probes[i]->body, NULL, fold_post, e);
 }

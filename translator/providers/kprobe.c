@@ -117,7 +117,16 @@ kprobe_by_name(struct elab *e, struct node *point, const struct kprobe_shape *k)
 	bool wild = strpbrk(k->pattern, "*?[") != NULL;
 	struct kernel_target *kt = k->module && !wild ? NULL :
 		elab_kernel(e, point->loc);
-	struct ksym_table *t = kt ? kernel_functions(kt, err, sizeof(err)) : NULL;
+	struct ksym_table *t = NULL;
+
+	if (kt && k->module) {
+		/* a module's functions, from its own BTF */
+		struct btf *mb = kernel_module_btf(kt, k->module, err,
+						   sizeof(err));
+		t = mb ? ksym_load_btf(mb, err, sizeof(err)) : NULL;
+	} else if (kt) {
+		t = kernel_functions(kt, err, sizeof(err));
+	}
 
 	if (!wild && (k->module || !t)) {
 		/* A kprobe takes a name; the kernel checks it at load. */
