@@ -19,3 +19,4 @@ check_SCRIPTS += testsuite/lang/check-lang
 TESTS += testsuite/lang/check-lang
 CLEANFILES += testsuite/lang/check-lang
 
+include testsuite/lang/corpus.mk
