@@ -22,7 +22,7 @@
 /* Tokens all macro expansions of one file may produce: a macro that uses
  * another twice, nested, grows exponentially long before any depth limit
  * is reached. */
-#define PP_MAX_EXPANDED 2000000
+#define PP_MAX_EXPANDED 500000
 
 struct macro {
 	const char *name;	/* without the '@' */
