@@ -239,7 +239,8 @@ cg_handler(struct cg *g, struct derived_probe *dp, int index)
 static const char *
 cg_fn_name(struct cg *g, struct function_sym *fn)
 {
-	return cg_fmt(g, "fn_%s", fn->name);
+	/* the arity too: functions may be overloaded by it */
+	return cg_fmt(g, "fn_%s_%d", fn->name, fn->nparams);
 }
 
 /* static RET fn_NAME(struct tap_context *c, PARAMS) */
@@ -317,8 +318,8 @@ cg_function(struct cg *g, struct function_sym *fn)
 	char *text = NULL;
 	int i;
 
-	f.struct_name = cg_fmt(g, "fn_%s_locals", fn->name);
-	f.member = cg_fmt(g, "fn_%s", fn->name);
+	f.struct_name = cg_fmt(g, "fn_%s_%d_locals", fn->name, fn->nparams);
+	f.member = cg_fmt(g, "fn_%s_%d", fn->name, fn->nparams);
 	f.is_function = true;
 	f.fn = fn;
 	g->frame = &f;

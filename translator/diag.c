@@ -72,6 +72,12 @@ diag_vreport(struct diag *d, enum diag_level level, struct loc at,
 {
 	if (level == DIAG_ERROR && d->errors_as_warnings)
 		level = DIAG_WARNING;
+	if (level == DIAG_WARNING && at.src && at.src->is_tapset &&
+	    !d->library_warnings && !d->errors_as_warnings) {
+		/* The library's elisions are its business, not the user's. */
+		d->warnings++;
+		return;
+	}
 	if (level == DIAG_WARNING) {
 		if (d->no_warnings) {
 			d->warnings++;	/* counted, not shown */

@@ -40,6 +40,8 @@ struct diag {
 	bool warnings_are_errors; /* -W */
 	bool quiet;		/* count only (used by the fuzz target) */
 	bool errors_as_warnings;/* a tapset file: its errors only warn */
+	bool library_warnings;	/* show warnings located in the library
+				 * (-v); else they are counted only */
 	int max_errors;		/* stop printing after this many (0: no cap) */
 	struct loc last_error;	/* to suppress repeats at one spot */
 	const char *last_id;

@@ -338,19 +338,29 @@ elab_new(struct session *s)
 }
 
 static void
-collect_embeds(struct elab *e)
+collect_embeds_of(struct elab *e, struct file_ast *f, int *cap)
 {
 	struct program *p = e->prog;
-	struct file_ast *f = e->s->user_file;
-	int cap = 0;
 
 	for (int i = 0; i < f->items.n; i++)
 		if (f->items.v[i]->kind == N_EMBED) {
 			p->embeds = arena_grow(A(e), p->embeds,
-					       sizeof(*p->embeds), &cap,
+					       sizeof(*p->embeds), cap,
 					       p->nembeds + 1);
 			p->embeds[p->nembeds++] = f->items.v[i];
 		}
+}
+
+/* Top-level %{ %} blocks: the library's (its helpers for embedded-C
+ * functions), then the script's. */
+static void
+collect_embeds(struct elab *e)
+{
+	int cap = 0;
+
+	for (int i = 0; i < e->s->nlibrary; i++)
+		collect_embeds_of(e, e->s->library[i], &cap);
+	collect_embeds_of(e, e->s->user_file, &cap);
 }
 
 bool

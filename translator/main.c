@@ -117,6 +117,7 @@ main(int argc, char **argv)
 	diag_init(&s.diag, stderr);
 	if (!options_parse(&s, argc, argv, &status))
 		goto out;
+	s.diag.library_warnings = s.opts.verbose > 0;
 	if (!options_check_supported(&s)) {
 		status = 1;
 		goto out;
