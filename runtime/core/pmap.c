@@ -68,6 +68,25 @@ tap_pmap_add(struct tap_pmap *p, const struct tap_value *keys, int64_t v)
 	return tap_map_add_stat(&p->cpu[tap_cpu_id()], keys, v);
 }
 
+/* The mean and variance of one key, CPU by CPU (see stat.h). */
+static void
+merge_variance(struct tap_pmap *p, const struct tap_value *keys,
+	       struct tap_stat_data *into)
+{
+	const struct tap_stat_desc *d = &p->agg.stat_desc;
+	struct tap_stat_pair acc = { 0, 0, 0, 0 };
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < p->ncpus; cpu++) {
+		struct tap_map *m = &p->cpu[cpu];
+		struct tap_map_entry *e = tap_map_find(m, keys);
+
+		if (e)
+			__tap_stat_pair_step(d, &acc, tap_map_value_stat(m, e));
+	}
+	__tap_stat_pair_finish(d, &acc, into);
+}
+
 /* @count(s[k]) and friends: one key merged from every CPU into `into`
  * (tap_stat_data_size() bytes); NULL when no CPU has the key.  With
  * caller scratch this needs only the global's read lock. */
@@ -92,16 +111,7 @@ tap_pmap_get_into(struct tap_pmap *p, const struct tap_value *keys,
 	}
 	if (!any)
 		return NULL;
-	__tap_stat_merge_mean(d, into);
-	for (cpu = 0; cpu < p->ncpus; cpu++) {
-		struct tap_map *m = &p->cpu[cpu];
-		struct tap_map_entry *e = tap_map_find(m, keys);
-
-		if (e)
-			__tap_stat_merge_spread(into,
-						tap_map_value_stat(m, e));
-	}
-	__tap_stat_merge_end(d, into);
+	merge_variance(p, keys, into);
 	return into;
 }
 
@@ -165,30 +175,18 @@ merge_sums(struct tap_pmap *p)
 	return TAP_OK;
 }
 
-/* Second pass: the spread of each CPU's mean around the merged mean.
- * Every per-CPU key is in the merged map once the first pass succeeded. */
+/* Second pass: each key's mean and variance, CPU by CPU. Every per-CPU
+ * key is in the merged map once the first pass succeeded. */
 static void
 merge_spreads(struct tap_pmap *p)
 {
-	const struct tap_stat_desc *d = &p->agg.stat_desc;
 	struct tap_value keys[TAP_MAP_MAX_KEYS];
-	struct tap_map_entry *e, *a;
-	unsigned int cpu;
+	struct tap_map_entry *a;
 
-	for (a = p->agg.oldest; a; a = a->next)
-		__tap_stat_merge_mean(d, tap_map_value_stat(&p->agg, a));
-	for (cpu = 0; cpu < p->ncpus; cpu++) {
-		struct tap_map *m = &p->cpu[cpu];
-
-		for (e = m->oldest; e; e = e->next) {
-			entry_keys(m, e, keys);
-			a = tap_map_find(&p->agg, keys);
-			__tap_stat_merge_spread(tap_map_value_stat(&p->agg, a),
-						tap_map_value_stat(m, e));
-		}
+	for (a = p->agg.oldest; a; a = a->next) {
+		entry_keys(&p->agg, a, keys);
+		merge_variance(p, keys, tap_map_value_stat(&p->agg, a));
 	}
-	for (a = p->agg.oldest; a; a = a->next)
-		__tap_stat_merge_end(d, tap_map_value_stat(&p->agg, a));
 }
 
 /* Rebuild p->agg from the per-CPU maps; iterate p->agg afterwards.  On

@@ -295,3 +295,43 @@ tap_stat_clear(struct tap_stat *st)
 	for (cpu = 0; cpu <= st->ncpus; cpu++)
 		tap_stat_data_clear(&st->desc, slot(st, cpu));
 }
+
+void
+__tap_stat_pair_step(const struct tap_stat_desc *d, struct tap_stat_pair *acc,
+		     const struct tap_stat_data *part)
+{
+	int64_t n1 = acc->count, n2 = part->count, n, sum, avg, d1, d2, m;
+
+	if (n2 == 0)
+		return;
+	if (n1 == 0) {
+		acc->count = n2;
+		acc->sum = part->sum;
+		acc->avg_s = part->avg_s;
+		acc->variance_s = part->variance_s;
+		return;
+	}
+	n = n1 + n2;
+	sum = tap_add(acc->sum, part->sum);
+	avg = scaled(d, sum) / n;
+	d1 = tap_sub(acc->avg_s, avg);
+	d2 = tap_sub(part->avg_s, avg);
+	m = tap_add(tap_mul(tap_mul(n1, d1), d1),
+		    tap_mul(n1 - 1, acc->variance_s));
+	m = tap_add(m, tap_add(tap_mul(tap_mul(n2, d2), d2),
+			       tap_mul(n2 - 1, part->variance_s)));
+	acc->variance_s = m / (n - 1);
+	acc->avg_s = avg;
+	acc->count = n;
+	acc->sum = sum;
+}
+
+void
+__tap_stat_pair_finish(const struct tap_stat_desc *d,
+		       const struct tap_stat_pair *acc,
+		       struct tap_stat_data *agg)
+{
+	agg->avg_s = acc->avg_s;
+	agg->m2 = 0;
+	agg->variance_s = d->variance ? acc->variance_s : 0;
+}

@@ -105,6 +105,24 @@ void tap_stat_data_add(const struct tap_stat_desc *d,
 
 /* Merging accumulators into agg: clear agg, then call merge_sums for every
  * part, merge_mean once, merge_spread for every part, merge_end once. */
+/*
+ * Arrays of statistics merge their CPUs one after another, as SystemTap's
+ * maps do: the first CPU's mean and variance are taken as they are, and
+ * each further CPU is combined with the running result by the Total
+ * Variance formula. (Scalars merge all CPUs at once around the overall
+ * mean: __tap_stat_merge_*.) The two orders round differently; each
+ * matches what SystemTap prints for its kind.
+ */
+struct tap_stat_pair {
+	int64_t count, sum, avg_s, variance_s;
+};
+void __tap_stat_pair_step(const struct tap_stat_desc *d,
+			  struct tap_stat_pair *acc,
+			  const struct tap_stat_data *part);
+void __tap_stat_pair_finish(const struct tap_stat_desc *d,
+			    const struct tap_stat_pair *acc,
+			    struct tap_stat_data *agg);
+
 void __tap_stat_merge_sums(const struct tap_stat_desc *d,
 			   struct tap_stat_data *agg,
 			   const struct tap_stat_data *part);
