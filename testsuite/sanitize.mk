@@ -12,7 +12,7 @@ SANITIZE_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
 SANITIZE_UNIT = $(filter testsuite/unit/test_%,$(check_PROGRAMS))
 
 check-sanitize:
-	rm -rf sanitize
+	rm -rf sanitize && $(MKDIR_P) sanitize
 	$(MAKE) $(AM_MAKEFLAGS) distdir distdir=sanitize/src
 	cd sanitize/src && \
 	  ./configure --quiet CFLAGS="-g -O1 $(SANITIZE_FLAGS)" \
