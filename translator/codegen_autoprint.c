@@ -18,9 +18,8 @@
 
 #include "translator/codegen_int.h"
 
-/* Which globals the program reads and writes, by index. Elaboration's
- * flags count an assignment's target as read too, so look again: only a
- * plain `=`, `<<<` or delete writes without reading. */
+/* Which globals the program reads and writes, by index: assignments of
+ * every kind, ++/-- and delete write their target without reading it. */
 struct cg_rw {
 	struct program *p;
 	bool *read, *written;
@@ -68,10 +67,17 @@ cg_rw_node(struct node *n, void *ctx)
 	struct cg_rw *rw = ctx;
 	int i;
 
-	if (n->kind == N_ASSIGN && (n->u.binary.op == OP_ASSIGN ||
-				    n->u.binary.op == OP_STAT_ADD)) {
+	/* =, <<<, +=, ...: SystemTap counts a global that is only counted
+	 * (a[k] += x, and n++ below) as written, not read. */
+	if (n->kind == N_ASSIGN) {
 		cg_rw_target(rw, n->u.binary.lhs);
 		ast_walk(n->u.binary.rhs, cg_rw_node, NULL, rw);
+		return false;
+	}
+	/* n++ as a statement only writes; println(n++) also reads n */
+	if (n->kind == N_EXPR_STMT &&
+	    n->u.expr_stmt.expr->kind == N_CREMENT) {
+		cg_rw_target(rw, n->u.expr_stmt.expr->u.crement.operand);
 		return false;
 	}
 	if (n->kind == N_DELETE) {
