@@ -27,6 +27,7 @@ translator_libtapc_a_SOURCES = \
 	translator/optimize.c translator/sema_print.c translator/checks.c \
 	translator/strlit.c translator/strlit.h \
 	translator/listing.c translator/listing.h \
+	translator/target_access.c translator/target_access.h \
 	translator/providers/provider.h translator/providers/registry.c \
 	translator/providers/begin_end.c translator/providers/timer.c \
 	translator/providers/tracepoint.c translator/providers/kprobe.c \
