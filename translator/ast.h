@@ -113,6 +113,7 @@ struct node;
 struct symbol;
 struct function_sym;
 struct context_var;
+struct ta_access;
 
 struct node_list {
 	struct node **v;
@@ -242,17 +243,21 @@ struct node {
 			const char *name;	/* "$var", "$$vars", "$$return" */
 			struct target_path path;
 			struct context_var *cv;	/* bound by elaboration */
+			struct ta_access *access;/* how to read it, bound by
+						  * elaboration, or NULL */
 		} target;
 		struct {
 			struct node *operand;
 			const char *type_name;	/* N_STRING raw text */
 			const char *module;	/* or NULL */
 			struct target_path path;
+			struct ta_access *access;/* bound by elaboration */
 		} cast;
 		struct {
 			const char *name;	/* "name@file" */
 			const char *module;
 			struct target_path path;
+			struct ta_access *access;/* bound by elaboration */
 		} atvar;
 		struct {
 			struct node *operand;

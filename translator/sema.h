@@ -14,12 +14,15 @@
 #define TAPC_SEMA_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "translator/ast.h"
 #include "translator/session.h"
 
 struct provider;
+struct ta_access;
+struct btf;
 
 #define SEMA_MAX_KEYS 9
 
@@ -70,6 +73,12 @@ struct context_var {
 	bool writable;			/* only in guru mode */
 	bool is_pointer, is_signed;
 	int size;			/* bytes */
+	/* For $var->member, $var$ and $$parms (target_access.h): how to
+	 * read the value itself, and its type in the kernel's BTF.  NULL /
+	 * 0 when the provider has no type for it (then only plain $var). */
+	struct ta_access *access;
+	const struct btf *btf;
+	uint32_t btf_type;
 };
 
 /* One probe the module registers: a concrete point with its handler. */
