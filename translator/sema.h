@@ -23,6 +23,7 @@
 struct provider;
 struct ta_access;
 struct btf;
+struct dw_file;
 
 #define SEMA_MAX_KEYS 9
 
@@ -79,6 +80,12 @@ struct context_var {
 	struct ta_access *access;
 	const struct btf *btf;
 	uint32_t btf_type;
+	/* Or typed by DWARF (providers/dwarf.c): the file and type handle
+	 * (translator/debuginfo/dwarf.h); NULL / 0 otherwise. */
+	struct dw_file *dwarf;
+	uint64_t dwarf_type;
+	const char *unavailable;	/* why a DWARF variable cannot be
+					 * read at this probe, or NULL */
 };
 
 /* One probe the module registers: a concrete point with its handler. */

@@ -16,7 +16,13 @@ translator_debuginfo_libtapdebuginfo_a_SOURCES = \
 	translator/debuginfo/kallsyms.h \
 	translator/debuginfo/kallsyms.c \
 	translator/debuginfo/kernel.h \
-	translator/debuginfo/kernel.c
+	translator/debuginfo/kernel.c \
+	translator/debuginfo/dwarf.h \
+	translator/debuginfo/dwarf_internal.h \
+	translator/debuginfo/dwarf_open.c \
+	translator/debuginfo/dwarf_sites.c \
+	translator/debuginfo/dwarf_vars.c \
+	translator/debuginfo/dwarf_types.c
 translator_debuginfo_libtapdebuginfo_a_CPPFLAGS = $(AM_CPPFLAGS) \
 	$(LIBDW_CFLAGS) $(LIBELF_CFLAGS)
 
@@ -24,7 +30,9 @@ translator_debuginfo_libtapdebuginfo_a_CPPFLAGS = $(AM_CPPFLAGS) \
 DEBUGINFO_LIBS = translator/debuginfo/libtapdebuginfo.a \
 	$(LIBDW_LIBS) $(LIBELF_LIBS) $(LZMA_LIBS)
 
-noinst_PROGRAMS += translator/debuginfo/btfdump
+noinst_PROGRAMS += translator/debuginfo/btfdump translator/debuginfo/dwdump
+translator_debuginfo_dwdump_SOURCES = translator/debuginfo/dwdump.c
+translator_debuginfo_dwdump_LDADD = $(DEBUGINFO_LIBS)
 translator_debuginfo_btfdump_SOURCES = translator/debuginfo/btfdump.c
 translator_debuginfo_btfdump_LDADD = $(DEBUGINFO_LIBS)
 

@@ -1,0 +1,176 @@
+/*
+ * dwarf.h -- functions, source lines, variables and types from DWARF
+ * debug info (elfutils libdw/libdwfl), for probes on kernel modules built
+ * with -g, on the kernel's debug vmlinux, and on user ELF binaries.
+ *
+ * One `struct dw_file` is one ELF file with its DWARF: a relocatable
+ * kernel module (.ko, ET_REL: libdwfl applies the relocations of its
+ * debug sections), a vmlinux (ET_EXEC) or a user executable or shared
+ * library (ET_EXEC / ET_DYN).  Addresses handed out are in the file's own
+ * layout; what is stable across loads is `symbol` + `offset` of a site, so
+ * kprobes (symbol_name "mod:func", .offset) and uprobes (file offset from
+ * the symbol) are placed from that, never from an absolute address.
+ *
+ * Reading is lazy and cached in the dw_file: the function index (every
+ * subprogram of every CU, name -> DIE) is built once on the first lookup,
+ * so elaborating many probes and variables does not re-read CUs.
+ *
+ * For user binaries (process("PATH").function, helper H5): dw_open(PATH),
+ * then dw_find_sites / dw_site_vars exactly as for a module; a variable's
+ * location (struct dw_loc) names DWARF registers, which the caller maps to
+ * its register set (dw_x86_64_pt_regs_name gives the struct pt_regs field
+ * for x86_64, the same layout uprobes hand their handlers).
+ */
+#ifndef TAPC_DEBUGINFO_DWARF_H
+#define TAPC_DEBUGINFO_DWARF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct dw_file;
+
+/* Open `path` (or return the already-open one: files are cached by path
+ * for the life of the process). NULL with a message in err. */
+struct dw_file *dw_open(const char *path, char *err, size_t errlen);
+const char *dw_path(const struct dw_file *f);
+/* Whether the file is a relocatable kernel module. */
+bool dw_is_module(const struct dw_file *f);
+
+/* Where Debian and kbuild put things, for kernel release `krel`: the
+ * debug vmlinux (/usr/lib/debug/boot/vmlinux-KREL or
+ * /usr/lib/debug/lib/modules/KREL/vmlinux), or NULL; and a module by name
+ * (an absolute path is taken as is; else /usr/lib/debug/lib/modules/KREL/
+ * then /lib/modules/KREL/ via modules.dep and a search of the tree, '-'
+ * and '_' alike). Both malloc'd. */
+char *dw_kernel_vmlinux(const char *krel);
+char *dw_kernel_module(const char *krel, const char *name, char *err,
+		       size_t errlen);
+
+/* ---- probe sites ---- */
+
+enum dw_site_kind {
+	DW_SITE_FUNCTION,	/* after the prologue of a function */
+	DW_SITE_INLINE,		/* the entry of one inlined instance */
+	DW_SITE_STATEMENT,	/* the first address of a source line */
+	DW_SITE_RETURN,		/* a function, for a return probe */
+};
+
+struct dw_site {
+	enum dw_site_kind kind;
+	const char *function;	/* the source function's name */
+	const char *decl_file;	/* where it is declared (full path) */
+	int decl_line;
+	int line;		/* DW_SITE_STATEMENT: the line probed */
+	uint64_t pc;		/* probe address, file layout */
+	/* The ELF symbol holding pc (the out-of-line caller for an inline
+	 * instance) and pc's offset from it: what a probe registers. */
+	const char *symbol;
+	uint64_t offset;
+	bool external;		/* DW_AT_external (for .exported) */
+	/* private: the DIE whose scope the variables come from */
+	uint64_t die_off;
+	uint64_t cu_off;
+};
+
+/*
+ * What to look for: `func` is a wildcard pattern (fnmatch, as in
+ * "vfs_*"); `file` NULL or a pattern matched against the end of the
+ * declaring file's path ("fs/read_write.c", "*.c"); `line_lo..line_hi`
+ * the declaration line range (0 = any), or for DW_SITE_STATEMENT the
+ * source lines to probe.
+ */
+struct dw_query {
+	const char *func;
+	const char *file;
+	int line_lo, line_hi;
+	enum dw_site_kind kind;
+};
+
+typedef bool (*dw_site_fn)(const struct dw_site *site, void *ctx);
+
+/* Calls fn for every matching site (fn returns false to stop); returns
+ * how many were found, or -1 with a message. Sites point into the file's
+ * cache and stay valid while it is open. */
+int dw_find_sites(struct dw_file *f, const struct dw_query *q,
+		  dw_site_fn fn, void *ctx, char *err, size_t errlen);
+
+/* ---- variables and their locations ---- */
+
+enum dw_loc_kind {
+	DW_LOC_REG,		/* the value is in register `reg` */
+	DW_LOC_MEM,		/* the object is in memory at reg + offset */
+	DW_LOC_REG_VALUE,	/* the value is reg + offset (no object) */
+	DW_LOC_CONST,		/* the value is `value` (no object) */
+	DW_LOC_UNAVAILABLE,	/* optimized out / not supported: `why` */
+};
+
+struct dw_loc {
+	enum dw_loc_kind kind;
+	int reg;		/* DWARF register number */
+	int64_t offset;
+	int64_t value;
+	const char *why;	/* DW_LOC_UNAVAILABLE: a phrase for errors */
+};
+
+struct dw_var {
+	const char *name;
+	bool is_param;
+	uint64_t type;		/* dw_type handle (0: none) */
+	struct dw_loc loc;	/* at the site's pc */
+};
+
+/* The parameters and locals visible at the site (parameters first, in
+ * declaration order; an inner declaration hides an outer one). The array
+ * is cached per site; *out stays valid while the file is open. Returns
+ * the count, or -1 with a message. */
+int dw_site_vars(struct dw_file *f, const struct dw_site *site,
+		 const struct dw_var **out, char *err, size_t errlen);
+/* The function's return type for a DW_SITE_RETURN site (0: void). */
+uint64_t dw_site_return_type(struct dw_file *f, const struct dw_site *site);
+
+/* struct pt_regs field for DWARF x86_64 register `reg` ("di"), or NULL. */
+const char *dw_x86_64_pt_regs_name(int reg);
+
+/* ---- types ----
+ * A type is a handle (the DIE's offset in the file); typedefs and
+ * const/volatile are peeled by every call below except dw_type_name. */
+
+enum dw_type_kind {
+	DW_TYPE_VOID, DW_TYPE_INT, DW_TYPE_BOOL, DW_TYPE_FLOAT, DW_TYPE_ENUM,
+	DW_TYPE_POINTER, DW_TYPE_ARRAY, DW_TYPE_STRUCT, DW_TYPE_UNION,
+	DW_TYPE_FUNCTION, DW_TYPE_OTHER,
+};
+
+struct dw_type_info {
+	enum dw_type_kind kind;
+	uint64_t size;		/* bytes (array: whole array, 0 if unknown) */
+	bool is_signed;
+	bool is_char;		/* char / signed char / unsigned char */
+	uint64_t target;	/* pointee / element type (0: void) */
+	uint64_t nelem;		/* array: first dimension, 0 if unknown */
+};
+
+bool dw_type_info(struct dw_file *f, uint64_t type, struct dw_type_info *out);
+/* C spelling of the type ("struct file *", "int[4]"), arena-free:
+ * written into buf. */
+const char *dw_type_name(struct dw_file *f, uint64_t type, char *buf,
+			 size_t len);
+
+struct dw_member {
+	uint64_t offset;	/* bytes from the start of the aggregate */
+	uint64_t type;
+	int bit_size;		/* 0 unless a bitfield */
+	int bit_offset;		/* from the least significant bit of the
+				 * storage unit of `type`'s size at offset */
+};
+
+/* Member `name` of struct/union `type`, looking into anonymous members.
+ * False if there is none. */
+bool dw_type_member(struct dw_file *f, uint64_t type, const char *name,
+		    struct dw_member *out);
+/* Names of the members of an aggregate, for hints: writes "a b c". */
+void dw_type_member_names(struct dw_file *f, uint64_t type, char *buf,
+			  size_t len);
+
+#endif /* TAPC_DEBUGINFO_DWARF_H */

@@ -1,0 +1,58 @@
+/*
+ * dwarf_internal.h -- what the dwarf_*.c files share: the open file with
+ * its libdwfl handles and its caches.  Not for users of dwarf.h.
+ */
+#ifndef TAPC_DEBUGINFO_DWARF_INTERNAL_H
+#define TAPC_DEBUGINFO_DWARF_INTERNAL_H
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+#include "translator/debuginfo/dwarf.h"
+
+/* One subprogram of the index: defined out of line (has code) or only
+ * inlined (DW_AT_inline), or both. */
+struct dw_func_entry {
+	const char *name;
+	uint64_t die_off;
+	uint64_t cu_off;
+};
+
+/* The variables of one site, cached by the site's address. */
+struct dw_var_cache {
+	const struct dw_site *site;
+	struct dw_var *vars;
+	int nvars;
+};
+
+struct dw_file {
+	char *path;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf *dw;
+	Dwarf_Addr bias;	/* file layout = DWARF address + bias */
+	bool is_module;
+	struct dw_func_entry *funcs;	/* the index, built once */
+	size_t nfuncs, capfuncs;
+	bool indexed;
+	struct dw_site **sites;	/* every site handed out (owned) */
+	size_t nsites, capsites;
+	struct dw_var_cache *varc;
+	size_t nvarc, capvarc;
+};
+
+/* dwarf_open.c */
+bool dw_build_index(struct dw_file *f, char *err, size_t errlen);
+void *dw_xalloc(size_t size);	/* zeroed; aborts when out of memory */
+char *dw_xstrdup(const char *s);
+void dw_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+bool dw_die_at(struct dw_file *f, uint64_t off, Dwarf_Die *out);
+
+/* dwarf_vars.c: the location of `die` (a variable or parameter) at DWARF
+ * address pc within function `func` (for its frame base). */
+struct dw_loc dw_var_location(struct dw_file *f, Dwarf_Die *die,
+			      Dwarf_Die *func, Dwarf_Addr pc);
+
+#endif

@@ -1,0 +1,240 @@
+/*
+ * dwarf_sites.c -- probe sites from DWARF: functions by wildcard name and
+ * declaring file/line, the address after their prologue (libdw's
+ * dwarf_entry_breakpoints, from the line table), their inlined instances,
+ * their entries for return probes, and the first address of source lines
+ * (.statement).  Each site also gets the ELF symbol holding it and the
+ * offset from that symbol, which is what probes register.
+ *
+ * Takes: an open dw_file and a dw_query.  Produces: dw_site records kept
+ * in the file (dwarf.h).  Must not: hand out absolute load addresses.
+ */
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translator/debuginfo/dwarf_internal.h"
+
+/* "fs/read_write.c" matches ".../fs/read_write.c"; patterns may glob. */
+static bool
+file_matches(const char *path, const char *pattern)
+{
+	size_t plen, len;
+
+	if (!pattern || !*pattern)
+		return true;
+	if (!path)
+		return false;
+	if (fnmatch(pattern, path, 0) == 0)
+		return true;
+	plen = strlen(pattern);
+	len = strlen(path);
+	if (!strpbrk(pattern, "*?[") && len > plen &&
+	    strcmp(path + len - plen, pattern) == 0 && path[len - plen - 1] == '/')
+		return true;
+	char buf[4096];
+	snprintf(buf, sizeof(buf), "*/%s", pattern);
+	return fnmatch(buf, path, 0) == 0;
+}
+
+static bool
+line_in(int line, const struct dw_query *q)
+{
+	if (!q->line_lo)
+		return true;
+	return line >= q->line_lo && line <= (q->line_hi ? q->line_hi : q->line_lo);
+}
+
+struct site_walk {
+	struct dw_file *f;
+	const struct dw_query *q;
+	dw_site_fn fn;
+	void *ctx;
+	int count;
+	bool stop;
+	const char *name;
+	uint64_t cu_off;
+};
+
+static struct dw_site *
+keep_site(struct dw_file *f, const struct dw_site *s)
+{
+	for (size_t i = 0; i < f->nsites; i++) {
+		struct dw_site *o = f->sites[i];
+		if (o->kind == s->kind && o->pc == s->pc && o->die_off == s->die_off)
+			return o;
+	}
+	if (f->nsites == f->capsites) {
+		size_t cap = f->capsites ? f->capsites * 2 : 64;
+		struct dw_site **b = realloc(f->sites, cap * sizeof(*b));
+		if (!b)
+			abort();
+		f->sites = b;
+		f->capsites = cap;
+	}
+	struct dw_site *n = dw_xalloc(sizeof(*n));
+	*n = *s;
+	f->sites[f->nsites++] = n;
+	return n;
+}
+
+/* Fill symbol/offset from the ELF symbol table; false when pc is in no
+ * symbol (then nothing can be registered there). */
+static bool
+site_symbol(struct dw_file *f, struct dw_site *s)
+{
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *name = dwfl_module_addrinfo(f->mod, s->pc, &off, &sym,
+						NULL, NULL, NULL);
+
+	if (!name)
+		return false;
+	s->symbol = name;
+	s->offset = off;
+	return true;
+}
+
+static void
+emit(struct site_walk *w, struct dw_site *s, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	bool external = false;
+
+	s->function = w->name;
+	s->decl_file = dwarf_decl_file(die);
+	dwarf_decl_line(die, &s->decl_line);
+	dwarf_formflag(dwarf_attr_integrate(die, DW_AT_external, &attr), &external);
+	s->external = external;
+	s->die_off = dwarf_dieoffset(die);
+	s->cu_off = w->cu_off;
+	if (!site_symbol(w->f, s))
+		return;
+	struct dw_site *kept = keep_site(w->f, s);
+	w->count++;
+	if (w->fn && !w->fn(kept, w->ctx))
+		w->stop = true;
+}
+
+static void
+function_site(struct site_walk *w, Dwarf_Die *die)
+{
+	struct dw_site s = { .kind = w->q->kind };
+	Dwarf_Addr low = 0, *bk = NULL;
+	int n;
+
+	if (dwarf_entrypc(die, &low) != 0)
+		return;
+	s.pc = low + w->f->bias;
+	if (w->q->kind == DW_SITE_FUNCTION &&
+	    (n = dwarf_entry_breakpoints(die, &bk)) > 0) {
+		s.pc = bk[0] + w->f->bias;
+		free(bk);
+	}
+	emit(w, &s, die);
+}
+
+static int
+inline_instance(Dwarf_Die *inst, void *arg)
+{
+	struct site_walk *w = arg;
+	struct dw_site s = { .kind = DW_SITE_INLINE };
+	Dwarf_Addr pc;
+
+	if (w->stop)
+		return DWARF_CB_ABORT;
+	if (dwarf_entrypc(inst, &pc) != 0)
+		return DWARF_CB_OK;
+	s.pc = pc + w->f->bias;
+	emit(w, &s, inst);
+	/* decl_file/line of the instance are those of the abstract origin */
+	return w->stop ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+/* Every line of q's range inside `die`: its lowest is_stmt address. */
+static void
+statement_sites(struct site_walk *w, Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+	Dwarf_Lines *lines;
+	size_t nlines;
+
+	if (!dw_die_at(w->f, w->cu_off, &cu) ||
+	    dwarf_getsrclines(&cu, &lines, &nlines) != 0)
+		return;
+	for (int want = w->q->line_lo; want <= (w->q->line_hi ? w->q->line_hi : w->q->line_lo) && !w->stop; want++) {
+		Dwarf_Addr best = 0;
+		bool found = false;
+		for (size_t i = 0; i < nlines; i++) {
+			Dwarf_Line *l = dwarf_onesrcline(lines, i);
+			int ln;
+			bool stmt;
+			Dwarf_Addr a;
+			if (dwarf_lineno(l, &ln) || ln != want ||
+			    dwarf_linebeginstatement(l, &stmt) || !stmt ||
+			    dwarf_lineaddr(l, &a) || dwarf_haspc(die, a) != 1 ||
+			    !file_matches(dwarf_linesrc(l, NULL, NULL), w->q->file))
+				continue;
+			if (!found || a < best)
+				best = a;
+			found = true;
+		}
+		if (!found)
+			continue;
+		struct dw_site s = { .kind = DW_SITE_STATEMENT, .line = want,
+				     .pc = best + w->f->bias };
+		emit(w, &s, die);
+	}
+}
+
+static void
+visit_entry(struct site_walk *w, const struct dw_func_entry *e)
+{
+	Dwarf_Die die;
+	int line = 0;
+	const struct dw_query *q = w->q;
+
+	if (!dw_die_at(w->f, e->die_off, &die))
+		return;
+	w->name = e->name;
+	w->cu_off = e->cu_off;
+	bool has_code = dwarf_hasattr(&die, DW_AT_low_pc) ||
+			dwarf_hasattr(&die, DW_AT_ranges) ||
+			dwarf_hasattr(&die, DW_AT_entry_pc);
+	if (q->kind == DW_SITE_STATEMENT) {
+		if (has_code)
+			statement_sites(w, &die);
+		return;
+	}
+	if (!file_matches(dwarf_decl_file(&die), q->file))
+		return;
+	dwarf_decl_line(&die, &line);
+	if (!line_in(line, q))
+		return;
+	if (q->kind == DW_SITE_INLINE) {
+		if (dwarf_hasattr(&die, DW_AT_inline))
+			dwarf_func_inline_instances(&die, inline_instance, w);
+		return;
+	}
+	if (has_code)
+		function_site(w, &die);
+}
+
+int
+dw_find_sites(struct dw_file *f, const struct dw_query *q, dw_site_fn fn,
+	      void *ctx, char *err, size_t errlen)
+{
+	struct site_walk w = { .f = f, .q = q, .fn = fn, .ctx = ctx };
+	bool literal = !strpbrk(q->func, "*?[");
+
+	if (!dw_build_index(f, err, errlen))
+		return -1;
+	for (size_t i = 0; i < f->nfuncs && !w.stop; i++) {
+		const struct dw_func_entry *e = &f->funcs[i];
+		if (literal ? strcmp(e->name, q->func) != 0
+			    : fnmatch(q->func, e->name, 0) != 0)
+			continue;
+		visit_entry(&w, e);
+	}
+	return w.count;
+}
