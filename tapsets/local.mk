@@ -21,4 +21,5 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/task.stp \
 	tapsets/linux/tcp.stp \
 	tapsets/linux/time.stp \
+	tapsets/linux/timer.stp \
 	tapsets/linux/vfs.stp

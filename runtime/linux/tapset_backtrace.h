@@ -19,7 +19,7 @@
  * at the frame that holds it (the return address of an ftrace call is a
  * few bytes past it), skipping the kprobe and ftrace machinery.
  */
-static unsigned int
+static __maybe_unused unsigned int
 tap_bt_save(struct tap_context *c, unsigned long *frames)
 {
 	unsigned long all[TAP_BT_FRAMES + 12];
@@ -45,7 +45,7 @@ tap_bt_save(struct tap_context *c, unsigned long *frames)
 	return kept;
 }
 
-static void
+static __maybe_unused void
 tap_bt_print_frame(struct tap_context *c, unsigned long addr)
 {
 	tap_printf(c, " 0x%lx : %pS\n", addr, (void *)addr);

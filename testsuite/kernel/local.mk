@@ -18,6 +18,8 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/fault.stp \
 	testsuite/kernel/tests/openmissing.stp \
 	testsuite/kernel/tests/openmissing.out \
+	testsuite/kernel/tests/timers.stp \
+	testsuite/kernel/tests/timers.out \
 	examples/cswitch.stp \
 	examples/errsnoop.stp \
 	examples/execsnoop.stp \
