@@ -34,6 +34,9 @@ translator_libtapc_a_SOURCES = \
 	translator/providers/unsupported.c \
 	translator/providers/syscall.c translator/providers/syscall_table.c \
 	translator/providers/kfunc.c \
+	translator/providers/dwarf.c \
+	translator/providers/dwarf_access.c \
+	translator/providers/dwarf_access.h \
 	translator/providers/syscall_table.h \
 	translator/hash.c translator/hash.h \
 	translator/paths.c translator/paths.h \

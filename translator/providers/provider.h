@@ -76,6 +76,8 @@ struct pdata_kprobe {
 	struct context_var **params;	/* its parameters, arg_index = the
 					 * argument register */
 	int nparams;
+	const void *dwarf;		/* providers/dwarf.c's probe data
+					 * (site, variables), or NULL */
 };
 
 /* kernel.syscall("NAME")[.return]: context_var.arg_index is 0..5 for

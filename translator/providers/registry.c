@@ -12,6 +12,7 @@ extern const struct provider provider_timer;
 extern const struct provider provider_tracepoint;
 extern const struct provider provider_kprobe;
 extern const struct provider provider_syscall;
+extern const struct provider provider_dwarf;
 extern const struct provider provider_kfunc;
 extern const struct provider provider_unsupported;
 
@@ -21,6 +22,7 @@ const struct provider *const provider_registry[] = {
 	&provider_tracepoint,
 	&provider_kprobe,
 	&provider_syscall,
+	&provider_dwarf,	/* before kfunc: DWARF when the kernel has it */
 	&provider_kfunc,
 	&provider_unsupported,	/* last: recognises the rest by name */
 	NULL,

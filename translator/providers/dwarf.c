@@ -1,0 +1,400 @@
+/*
+ * dwarf.c -- debug-info probes on kernel code: module("NAME").function,
+ * module("NAME").statement, and kernel.function / kernel.statement when
+ * the kernel's debug vmlinux is installed (linux-image-KREL-dbg); without
+ * it, kernel.function goes to the BTF provider (kfunc.c) unchanged.
+ *
+ *   module("M").function("PATTERN[@FILE[:LINE[-LINE2]]]")[.call|.return|
+ *     .inline|.exported]
+ *   module("M").statement("FUNC@FILE:LINE[-LINE2]")
+ *   kernel.function(...) and kernel.statement(...) likewise
+ *
+ * Sites come from debuginfo/dwarf.h (after the prologue for .function,
+ * every inlined instance for .inline, which plain .function also takes,
+ * the entry for .return, the first address of the line for .statement).
+ * Each becomes a kprobe by symbol name and offset ("tapkmod:tk_ints" +
+ * 0x5), so where the module is loaded does not matter.  Context
+ * variables are the site's parameters and locals, read from the
+ * registers and stack of the kprobe's pt_regs through the access
+ * dwarf_access.c builds; one that DWARF says is not available at the
+ * site is an error when used.
+ * TAPC_KERNEL_DEBUGINFO=btf in the environment ignores the debug vmlinux
+ * (tests of the BTF path on a host that has it).
+ * Must not: hand out load addresses, or claim kernel.* points when there
+ * is no debug vmlinux.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translator/debuginfo/dwarf.h"
+#include "translator/debuginfo/kernel.h"
+#include "translator/elab.h"
+#include "translator/providers/dwarf_access.h"
+#include "translator/providers/provider.h"
+
+#define DWARF_MAX_EXPANSION 20000
+#define DWARF_LOCAL (-3)	/* context_var.arg_index of a local */
+
+extern const struct provider provider_kfunc;
+
+/* What a derived probe keeps (pdata_kprobe.dwarf). */
+struct dwarf_probe {
+	struct dw_file *file;
+	const struct dw_site *site;
+	struct context_var **vars;	/* parameters first, then locals */
+	int nvars;
+	struct context_var *ret;	/* .return: $return, or NULL */
+};
+
+static bool
+dwarf_claims(const struct node *point)
+{
+	if (pp_is(point, 0, "module"))
+		return pp_is(point, 1, "function") || pp_is(point, 1, "statement");
+	return pp_is(point, 0, "kernel") &&
+	       (pp_is(point, 1, "function") || pp_is(point, 1, "statement"));
+}
+
+static int
+fail(struct elab *e, struct node *point, const char *id, const char *fmt,
+     const char *arg)
+{
+	char msg[1024];
+
+	snprintf(msg, sizeof(msg), fmt, arg);
+	if (!e->listing)
+		diag_error(&e->s->diag, point->loc, id, "probe point '%s': %s",
+			   pp_to_string(e->s->arena, point), msg);
+	return -1;
+}
+
+/* "func@file:10-20" into the query; false if the spec is malformed. */
+static bool
+parse_spec(struct arena *a, const char *spec, struct dw_query *q)
+{
+	char *s = arena_strdup(a, spec), *at = strchr(s, '@'), *colon, *end;
+
+	q->func = s;
+	if (!at)
+		return *s != '\0';
+	*at = '\0';
+	q->file = at + 1;
+	if ((colon = strrchr(at + 1, ':'))) {
+		*colon = '\0';
+		if (strcmp(colon + 1, "*") == 0)
+			return true;
+		q->line_lo = (int)strtol(colon + 1, &end, 10);
+		if (end == colon + 1 || q->line_lo <= 0)
+			return false;
+		if (*end == '-') {
+			q->line_hi = (int)strtol(end + 1, &end, 10);
+			if (q->line_hi < q->line_lo)
+				return false;
+		}
+		if (*end)
+			return false;
+	}
+	return *s != '\0' && *q->file != '\0';
+}
+
+/* ---- context variables ---- */
+
+static struct context_var *
+make_var(struct elab *e, struct dw_file *f, const struct dw_var *v, int index)
+{
+	const char *why = NULL;
+	struct ta_access *t = dwacc_var(e, f, v, &why);
+	struct dw_type_info ti;
+	char tn[256];
+	struct context_var *cv = elab_new_context_var(
+		e, v->name, TY_LONG,
+		arena_strdup(e->s->arena, dw_type_name(f, v->type, tn, sizeof(tn))));
+
+	cv->arg_index = v->is_param ? index : DWARF_LOCAL;
+	cv->dwarf = f;
+	cv->dwarf_type = v->type;
+	cv->access = t;
+	cv->unavailable = why;
+	if (dw_type_info(f, v->type, &ti)) {
+		cv->is_pointer = ti.kind == DW_TYPE_POINTER;
+		cv->is_signed = ti.is_signed;
+		cv->size = (int)ti.size;
+		if (ti.kind == DW_TYPE_ARRAY && t && t->base.in_memory) {
+			struct dw_type_info el;
+			if (dw_type_info(f, ti.target, &el) && el.is_char) {
+				t->result = (struct ta_result){ .kind = TA_RES_STRING,
+								.size = (int)ti.nelem };
+				cv->type = TY_STRING;
+			}
+		}
+	}
+	return cv;
+}
+
+static bool
+fill_vars(struct elab *e, struct dwarf_probe *dp, struct loc at)
+{
+	const struct dw_var *v;
+	char err[512];
+	int n = dw_site_vars(dp->file, dp->site, &v, err, sizeof(err)), k = 0;
+
+	if (n < 0) {
+		diag_error(&e->s->diag, at, "E_NO_DEBUGINFO", "%s", err);
+		return false;
+	}
+	dp->vars = arena_alloc(e->s->arena, sizeof(*dp->vars) * (size_t)(n + 1));
+	for (int i = 0; i < n; i++)
+		dp->vars[dp->nvars++] = make_var(e, dp->file, &v[i],
+						 v[i].is_param ? k++ : 0);
+	if (dp->site->kind == DW_SITE_RETURN) {
+		uint64_t rt = dw_site_return_type(dp->file, dp->site);
+		if (rt) {
+			char tn[256];
+			dp->ret = elab_new_context_var(e, "return", TY_LONG,
+				arena_strdup(e->s->arena, dw_type_name(dp->file, rt, tn, sizeof(tn))));
+			dp->ret->arg_index = -1;
+			dp->ret->writable = true;
+			dp->ret->dwarf = dp->file;
+			dp->ret->dwarf_type = rt;
+			dp->ret->access = dwacc_return(e, dp->file, rt);
+		}
+	}
+	return true;
+}
+
+/* ---- derived probes ---- */
+
+struct match_ctx {
+	struct elab *e;
+	struct node *point;
+	struct dw_file *file;
+	const char *modname;		/* kprobe symbol prefix, NULL: kernel */
+	const char *point_prefix;	/* "module(\"tapkmod\")" or "kernel" */
+	bool exported_only;
+	int count;
+	bool failed;
+};
+
+static const char *
+suffix_of(enum dw_site_kind k)
+{
+	switch (k) {
+	case DW_SITE_FUNCTION: return ".call";
+	case DW_SITE_INLINE: return ".inline";
+	case DW_SITE_RETURN: return ".return";
+	case DW_SITE_STATEMENT: return "";
+	}
+	return "";
+}
+
+static bool
+add_site(const struct dw_site *s, void *ctx)
+{
+	struct match_ctx *m = ctx;
+	struct elab *e = m->e;
+	struct arena *a = e->s->arena;
+
+	if (m->count >= DWARF_MAX_EXPANSION)
+		return false;
+	if (m->exported_only && !s->external)
+		return true;
+	struct pdata_kprobe *pd = arena_alloc(a, sizeof(*pd));
+	struct dwarf_probe *dwp = arena_alloc(a, sizeof(*dwp));
+	dwp->file = m->file;
+	dwp->site = s;
+	pd->kind = PD_KPROBE;
+	pd->symbol = m->modname ? arena_printf(a, "%s:%s", m->modname, s->symbol)
+				: s->symbol;
+	pd->module = m->modname;
+	pd->address = s->kind == DW_SITE_RETURN ? 0 : s->offset;
+	pd->is_return = s->kind == DW_SITE_RETURN;
+	pd->from_kernel_function = true;	/* parameters in .return are
+						 * read at entry (@entry) */
+	pd->dwarf = dwp;
+	if (!fill_vars(e, dwp, m->point->loc)) {
+		m->failed = true;
+		return false;
+	}
+	const char *name = s->kind == DW_SITE_STATEMENT
+		? arena_printf(a, "%s.statement(\"%s@%s:%d\")", m->point_prefix,
+			       s->function, s->decl_file ? s->decl_file : "?", s->line)
+		: arena_printf(a, "%s.function(\"%s@%s:%d\")%s", m->point_prefix,
+			       s->function, s->decl_file ? s->decl_file : "?",
+			       s->decl_line, suffix_of(s->kind));
+	elab_add_probe(e, m->point, name, pd);
+	m->count++;
+	return true;
+}
+
+static int
+find(struct match_ctx *m, struct dw_query *q, enum dw_site_kind kind)
+{
+	char err[512];
+	int n;
+
+	q->kind = kind;
+	n = dw_find_sites(m->file, q, add_site, m, err, sizeof(err));
+	if (n < 0)
+		return fail(m->e, m->point, "E_NO_DEBUGINFO", "%s", err);
+	return m->failed ? -1 : n;
+}
+
+/* The site kinds the point's suffix asks for, then the matching. */
+static int
+match_sites(struct match_ctx *m, struct dw_query *q, bool statement)
+{
+	struct node *point = m->point;
+	int ncomps = point->u.point.ncomps;
+	const char *suffix = ncomps == 3 ? pp_name(point, 2) : NULL;
+	int a, b = 0;
+
+	if (ncomps > 3)
+		return fail(m->e, point, "E_UNSUPPORTED_PROBE", "%s",
+			    "unknown suffix (expected .call, .return, .inline or .exported)");
+	if (statement) {
+		if (suffix)
+			return fail(m->e, point, "E_UNSUPPORTED_PROBE", "%s",
+				    ".statement takes no suffix here");
+		if (!q->line_lo)
+			return fail(m->e, point, "E_BAD_PROBE_POINT", "%s",
+				    "a statement needs FUNC@FILE:LINE");
+		return find(m, q, DW_SITE_STATEMENT);
+	}
+	if (!suffix) {		/* as SystemTap: calls and inlined copies */
+		if ((a = find(m, q, DW_SITE_FUNCTION)) < 0)
+			return -1;
+		if ((b = find(m, q, DW_SITE_INLINE)) < 0)
+			return -1;
+		return m->count ? m->count : a + b;
+	}
+	if (strcmp(suffix, "call") == 0)
+		return find(m, q, DW_SITE_FUNCTION) < 0 ? -1 : m->count;
+	if (strcmp(suffix, "exported") == 0) {
+		m->exported_only = true;
+		return find(m, q, DW_SITE_FUNCTION) < 0 ? -1 : m->count;
+	}
+	if (strcmp(suffix, "inline") == 0)
+		return find(m, q, DW_SITE_INLINE) < 0 ? -1 : m->count;
+	if (strcmp(suffix, "return") == 0)
+		return find(m, q, DW_SITE_RETURN) < 0 ? -1 : m->count;
+	return fail(m->e, point, "E_UNSUPPORTED_PROBE", "unknown suffix '.%s' (expected .call, .return, .inline or .exported)",
+		    suffix);
+}
+
+/* "xfs.ko" / "/path/tap-kmod.ko" -> "xfs" / "tap_kmod", as kallsyms
+ * names the module. */
+static const char *
+kallsyms_module_name(struct arena *a, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *name = arena_strdup(a, base ? base + 1 : path), *dot;
+
+	if ((dot = strstr(name, ".ko")))
+		*dot = '\0';
+	for (char *c = name; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	return name;
+}
+
+static int
+dwarf_match(struct elab *e, struct node *point)
+{
+	bool is_module = pp_is(point, 0, "module");
+	bool statement = pp_is(point, 1, "statement");
+	const char *spec = pp_arg_string(point, 1);
+	struct match_ctx m = { .e = e, .point = point };
+	struct dw_query q = { 0 };
+	char err[512];
+	char *path;
+
+	struct kernel_target *kt = elab_kernel(e, point->loc);
+	if (!kt)
+		return -1;
+	const char *krel = kernel_release(kt);
+	if (!is_module) {
+		const char *want = getenv("TAPC_KERNEL_DEBUGINFO");
+		path = want && strcmp(want, "btf") == 0 ? NULL
+						      : dw_kernel_vmlinux(krel);
+		if (!path && !statement)
+			return provider_kfunc.match(e, point);
+		if (!path)
+			return fail(e, point, "E_NO_DEBUGINFO", "needs the kernel's DWARF debug info: install linux-image-%s-dbg",
+				    krel);
+		m.point_prefix = "kernel";
+	} else {
+		const char *mod = pp_arg_string(point, 0);
+		if (!mod || strpbrk(mod, "*?["))
+			return fail(e, point, "E_UNSUPPORTED_PROBE", "%s",
+				    "module(\"NAME\") needs one module name or path (no wildcards yet)");
+		if (!(path = dw_kernel_module(krel, mod, err, sizeof(err))))
+			return fail(e, point, "E_NO_DEBUGINFO", "%s", err);
+		m.modname = kallsyms_module_name(e->s->arena, path);
+		m.point_prefix = arena_printf(e->s->arena, "module(\"%s\")", mod);
+	}
+	if (!spec || !parse_spec(e->s->arena, spec, &q)) {
+		free(path);
+		return fail(e, point, "E_BAD_PROBE_POINT", "%s",
+			    "expected \"FUNCTION[@FILE[:LINE[-LINE]]]\"");
+	}
+	m.file = dw_open(path, err, sizeof(err));
+	free(path);
+	if (!m.file)
+		return fail(e, point, "E_NO_DEBUGINFO", "%s", err);
+	if (e->s->opts.verbose && !e->listing)
+		fprintf(stderr, "tapc: %s: DWARF from %s\n",
+			pp_to_string(e->s->arena, point), dw_path(m.file));
+	return match_sites(&m, &q, statement);
+}
+
+/* ---- context ---- */
+
+static const struct dwarf_probe *
+dwarf_of(const struct derived_probe *dp)
+{
+	const struct pdata_kprobe *pd = dp->pdata;
+
+	return pd && pdata_kind_of(pd) == PD_KPROBE ? pd->dwarf : NULL;
+}
+
+static struct context_var *
+dwarf_context(struct elab *e, struct derived_probe *dp, const char *name)
+{
+	const struct dwarf_probe *d = dwarf_of(dp);
+
+	if (!d)
+		return provider_kfunc.context(e, dp, name);
+	if (d->ret && strcmp(name, "return") == 0)
+		return d->ret;
+	for (int i = 0; i < d->nvars; i++)
+		if (strcmp(d->vars[i]->name, name) == 0 &&
+		    (d->site->kind != DW_SITE_RETURN || d->vars[i]->arg_index >= 0))
+			return d->vars[i];
+	return NULL;
+}
+
+static int
+dwarf_list(struct elab *e, struct derived_probe *dp, struct context_var ***out)
+{
+	const struct dwarf_probe *d = dwarf_of(dp);
+
+	if (!d)
+		return provider_kfunc.list_context(e, dp, out);
+	*out = arena_alloc(e->s->arena, sizeof(**out) * (size_t)(d->nvars + 1));
+	int n = 0;
+	for (int i = 0; i < d->nvars; i++)
+		if (d->site->kind != DW_SITE_RETURN || d->vars[i]->arg_index >= 0)
+			(*out)[n++] = d->vars[i];
+	if (d->ret)
+		(*out)[n++] = d->ret;
+	return n;
+}
+
+const struct provider provider_dwarf = {
+	.name = "dwarf",
+	.claims = dwarf_claims,
+	.match = dwarf_match,
+	.context = dwarf_context,
+	.list_context = dwarf_list,
+};

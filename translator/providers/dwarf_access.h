@@ -1,0 +1,47 @@
+/*
+ * dwarf_access.h -- the DWARF source of `struct ta_access`
+ * (translator/target_access.h): a DWARF variable's location as a base,
+ * and $var->member chains, [i], &, $ / $$ walked through DWARF types.
+ * The twin of translator/target_btf.h for variables typed by libdw.
+ * Part of pass 2; never emits C.
+ */
+#ifndef TAPC_PROVIDERS_DWARF_ACCESS_H
+#define TAPC_PROVIDERS_DWARF_ACCESS_H
+
+#include "translator/ast.h"
+#include "translator/debuginfo/dwarf.h"
+#include "translator/target_access.h"
+
+struct elab;
+struct context_var;
+
+/* The access reading variable `v` itself (base from its location, result
+ * from its type), or NULL with *why saying why it cannot be read here. */
+struct ta_access *dwacc_var(struct elab *e, struct dw_file *f,
+			    const struct dw_var *v, const char **why);
+
+/* $return of a function returning `type`. */
+struct ta_access *dwacc_return(struct elab *e, struct dw_file *f,
+			       uint64_t type);
+
+/* `base` (the variable's access) of DWARF `type`, followed by `path`;
+ * NULL after reporting an error at the step that went wrong. `what` is
+ * the expression as written ("$item"). */
+struct ta_access *dwacc_walk(struct elab *e, struct dw_file *f,
+			     uint64_t type, const struct ta_access *base,
+			     const struct target_path *path, const char *what,
+			     struct loc loc);
+
+/* The whole expression for a context variable typed by DWARF: plain
+ * $var, or its path; reports a variable that cannot be read at this
+ * probe. NULL after an error. */
+struct ta_access *dwacc_target(struct elab *e, struct context_var *cv,
+			       const struct target_path *path, const char *what,
+			       struct loc loc);
+
+/* $$vars/$$parms/$$locals text: "a=0x1 b=0x2"; with pretty (1 or 2)
+ * each as $name$ / $name$$. */
+struct ta_access *dwacc_parms(struct elab *e, struct context_var **vars,
+			      int nvars, int pretty);
+
+#endif
