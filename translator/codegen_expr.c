@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "translator/codegen_int.h"
+#include "translator/codegen_target.h"
 
 static const char *cg_index_read(struct cg *g, struct node *n);
 
@@ -635,9 +636,11 @@ cg_expr(struct cg *g, struct node *n)
 	case N_TARGET:
 		return cg_target_expr(g, n);
 	case N_CAST:
+		return cg_access(g, n->u.cast.access, n);
+	case N_ENTRY:
+		return cg_entry_value(g, n);
 	case N_ATVAR:
 	case N_AUTOCAST:
-	case N_ENTRY:
 	case N_DEFINED:
 	case N_PROBEWRITE:
 	case N_PERF:

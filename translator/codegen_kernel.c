@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "translator/codegen_int.h"
+#include "translator/codegen_target.h"
 #include "translator/providers/provider.h"
 
 #define CG_TP_MAXARGS 12	/* tracepoint args, syscall args + nr + ret */
@@ -310,13 +311,14 @@ kprobe_table(struct cg *g)
 			continue;
 		if (!n++)
 			cg_open(&g->w, "static struct tap_kprobe_probe __tap_kprobes[] =");
-		cg_line(&g->w, "{ .probe = %s, .symbol = %s, .offset = %lluUL, .is_return = %s, .optional = %s, .maxactive = %d },",
+		cg_line(&g->w, "{ .probe = %s, .symbol = %s, .offset = %lluUL, .is_return = %s, .optional = %s, .maxactive = %d, .entry_handler = %s, .data_size = %s },",
 			probe_record(g, dp),
 			pd->symbol ? cg_c_string(g, pd->symbol, strlen(pd->symbol)) : "NULL",
 			(unsigned long long)pd->address,
 			pd->is_return ? "true" : "false",
 			dp->point->u.point.optional ? "true" : "false",
-			pd->maxactive);
+			pd->maxactive, cg_entry_handler_name(g, dp),
+			cg_entry_data_size(g, dp));
 	}
 	if (n)
 		cg_close(&g->w, ";");
@@ -362,6 +364,7 @@ cg_kernel_tables(struct cg *g, struct cg_kernel_counts *out)
 		enter = syscall_callback(g, false) > 0;
 		exit_ = syscall_callback(g, true) > 0;
 	}
+	cg_entry_handlers(g);
 	cg_blank(&g->w);
 	out->tracepoints = tracepoint_table(g, enter, exit_);
 	out->kprobes = kprobe_table(g);
@@ -385,6 +388,8 @@ cg_target_expr(struct cg *g, struct node *n)
 	const struct context_var *cv = n->u.target.cv;
 	const struct derived_probe *dp = NULL;
 
+	if (n->u.target.access)
+		return cg_access(g, n->u.target.access, n);
 	for (int i = 0; i < g->prog->nprobes && !dp; i++)
 		for (int j = 0; j < g->prog->probes[i]->nctxvars; j++)
 			if (g->prog->probes[i]->ctxvars[j] == cv)

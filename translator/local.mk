@@ -28,6 +28,9 @@ translator_libtapc_a_SOURCES = \
 	translator/strlit.c translator/strlit.h \
 	translator/listing.c translator/listing.h \
 	translator/target_access.c translator/target_access.h \
+	translator/target_btf.c translator/target_btf.h \
+	translator/resolve_target.c translator/resolve_target.h \
+	translator/codegen_target.c translator/codegen_target.h \
 	translator/providers/provider.h translator/providers/registry.c \
 	translator/providers/begin_end.c translator/providers/timer.c \
 	translator/providers/tracepoint.c translator/providers/kprobe.c \

@@ -14,6 +14,7 @@
 #include "translator/codegen.h"
 #include "translator/elab.h"
 #include "translator/providers/provider.h"
+#include "translator/resolve_target.h"
 
 struct scope {
 	struct symbol **v;
@@ -25,6 +26,7 @@ struct resolver {
 	struct derived_probe *dp;	/* NULL inside a function */
 	struct function_sym *fn;	/* NULL inside a probe */
 	struct scope *locals;
+	int in_entry;			/* inside @entry(...) */
 	struct function_sym **queue;	/* functions pulled in, to resolve */
 	int nqueue, cap_queue;
 };
@@ -201,6 +203,8 @@ hint_function(struct resolver *r, const char *name)
 		diag_hint(&e->s->diag, "did you mean '%s'?", best);
 }
 
+
+
 static void
 bind_call(struct resolver *r, struct node *n)
 {
@@ -270,21 +274,62 @@ hint_targets(struct resolver *r)
 		strcat(list, i ? " $" : "$");
 		strcat(list, vars[i]->name);
 	}
+	const char *why = r->dp ? kfunc_untyped_reason(r->dp) : NULL;
 	if (n)
 		diag_hint(&r->e->s->diag, "this probe has: %s", list);
+	else if (why)
+		diag_hint(&r->e->s->diag, "its parameters are unknown: %s", why);
 	else
 		diag_hint(&r->e->s->diag, "this probe point has no context variables");
+}
+
+static bool resolve_pre(struct node *n, void *ctx);
+
+/* Index expressions inside a $var's or @cast's path. */
+static void
+resolve_path(struct resolver *r, struct target_path *path)
+{
+	for (int i = 0; i < path->nsteps; i++)
+		if (path->steps[i].kind == STEP_INDEX)
+			ast_walk(path->steps[i].index, resolve_pre, NULL, r);
+}
+
+static void bind_target(struct resolver *r, struct node *n);
+
+/* In a kernel.function(...).return probe a parameter means its value at
+ * entry, as in SystemTap: `$file->f_pos` becomes `@entry($file->f_pos)`. */
+static void
+wrap_in_entry(struct resolver *r, struct node *n)
+{
+	struct node *inner = ast_new(A(r), N_TARGET, n->loc);
+	struct node *entry = ast_new(A(r), N_ENTRY, n->loc);
+
+	*inner = *n;
+	entry->u.atop.name = "@entry";
+	ast_list_push(A(r), &entry->u.atop.args, inner);
+	*n = *entry;
+	r->in_entry++;
+	bind_target(r, inner);
+	r->in_entry--;
+	n->type = inner->type;
 }
 
 static void
 bind_target(struct resolver *r, struct node *n)
 {
-	const struct target_path *path = &n->u.target.path;
-
 	if (!r->dp) {
 		diag_error(&r->e->s->diag, n->loc, "E_TARGET_CONTEXT",
 			   "context variable '%s' used in a function; pass it as an argument",
 			   n->u.target.name);
+		return;
+	}
+	resolve_path(r, &n->u.target.path);
+	if (target_is_meta(n->u.target.name)) {
+		if (!r->in_entry &&
+		    target_meta_needs_entry(r->dp, n->u.target.name))
+			wrap_in_entry(r, n);
+		else
+			target_bind_meta(r->e, r->dp, n, r->in_entry > 0);
 		return;
 	}
 	struct context_var *cv = lookup_target(r, n->u.target.name);
@@ -295,14 +340,14 @@ bind_target(struct resolver *r, struct node *n)
 		hint_targets(r);
 		return;
 	}
-	if (path->nsteps || path->addr_of || path->pretty) {
-		diag_error(&r->e->s->diag, n->loc, "E_UNSUPPORTED",
-			   "member access, '&' and pretty printing of context variables are not supported yet");
+	if (!r->in_entry && target_needs_entry(r->dp, cv)) {
+		wrap_in_entry(r, n);
 		return;
 	}
 	n->u.target.cv = cv;
 	n->type = cv->type;
 	note_ctxvar(r, cv);
+	target_bind_access(r->e, cv, n);
 }
 
 /* @defined(x) is 1 when x resolves, else 0, decided here. */
@@ -353,7 +398,6 @@ check_entry(struct resolver *r, struct node *n)
  * constant, the branch not taken is never resolved (it may name what does
  * not exist here: that is what @defined is for). Returns the taken branch
  * (which may be NULL) or `n` itself if the condition is not constant. */
-static bool resolve_pre(struct node *n, void *ctx);
 
 static bool
 fold_defined_pre(struct node *n, void *ctx)
@@ -431,7 +475,7 @@ resolve_pre(struct node *n, void *ctx)
 		return true;
 	case N_TARGET:
 		bind_target(r, n);
-		return true;
+		return false;
 	case N_DEFINED:
 		fold_defined(r, n);
 		return false;
@@ -446,8 +490,20 @@ resolve_pre(struct node *n, void *ctx)
 		return true;
 	case N_ENTRY:
 		check_entry(r, n);
-		return true;
-	case N_CAST: case N_ATVAR: case N_AUTOCAST: case N_PERF:
+		r->in_entry++;
+		ast_walk(n->u.atop.args.v[0], resolve_pre, NULL, r);
+		r->in_entry--;
+		return false;
+	case N_CAST:
+		ast_walk(n->u.cast.operand, resolve_pre, NULL, r);
+		resolve_path(r, &n->u.cast.path);
+		target_bind_cast(r->e, n);
+		return false;
+	case N_ATVAR:
+		diag_error(&r->e->s->diag, n->loc, "E_NO_DEBUGINFO",
+			   "@var needs DWARF debug info (BTF does not describe variables' locations)");
+		return false;
+	case N_AUTOCAST: case N_PERF:
 	case N_REGISTER: case N_DEREF: case N_CONST: case N_PROBEWRITE:
 		diag_error(&r->e->s->diag, n->loc, "E_UNSUPPORTED",
 			   "%s is not supported yet", ast_kind_name(n->kind));

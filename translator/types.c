@@ -12,6 +12,7 @@
 
 #include "translator/codegen.h"
 #include "translator/elab.h"
+#include "translator/target_access.h"
 
 #define TYPES_MAX_ROUNDS 32
 
@@ -361,6 +362,23 @@ ty_stat_operand(struct typer *t, struct node *op)
 	return TY_UNKNOWN;
 }
 
+/* Index expressions in a $var's or @cast's path are numbers. */
+static void
+ty_path(struct typer *t, struct target_path *path)
+{
+	for (int i = 0; i < path->nsteps; i++)
+		if (path->steps[i].kind == STEP_INDEX)
+			expect(t, path->steps[i].index, TY_LONG);
+}
+
+/* What a $target read gives the script (target_access.h). */
+static enum type
+ty_access(const struct ta_access *a)
+{
+	return a->result.kind == TA_RES_STRING ||
+	       a->result.kind == TA_RES_PRETTY ? TY_STRING : TY_LONG;
+}
+
 static enum type
 ty_hist(struct typer *t, struct node *n)
 {
@@ -383,7 +401,14 @@ ty_uncached(struct typer *t, struct node *n)
 		mark(n, false);
 		return ty_symbol(t, n);
 	case N_TARGET:
+		ty_path(t, &n->u.target.path);
+		if (n->u.target.access)
+			return ty_access(n->u.target.access);
 		return n->u.target.cv ? n->u.target.cv->type : TY_UNKNOWN;
+	case N_CAST:
+		expect(t, n->u.cast.operand, TY_LONG);
+		ty_path(t, &n->u.cast.path);
+		return n->u.cast.access ? ty_access(n->u.cast.access) : TY_LONG;
 	case N_UNARY:
 		expect(t, n->u.unary.operand, TY_LONG);
 		return TY_LONG;
@@ -418,7 +443,7 @@ ty_uncached(struct typer *t, struct node *n)
 	case N_EMBEDDED_EXPR:
 		return strstr(n->u.embedded_expr.code, "/* string */") ?
 			TY_STRING : TY_LONG;
-	case N_DEFINED: case N_CAST: case N_ATVAR: case N_AUTOCAST:
+	case N_DEFINED: case N_ATVAR: case N_AUTOCAST:
 	case N_PROBEWRITE: case N_PERF: case N_REGISTER: case N_DEREF: case N_CONST:
 		return TY_LONG;
 	case N_PROBE: case N_ALIAS: case N_FUNCTION: case N_GLOBAL:

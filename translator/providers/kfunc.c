@@ -4,11 +4,13 @@
  * named and typed by the kernel's BTF.
  *
  * Parameters are context variables ($file, $count, ...) read from the
- * argument registers at entry (x86_64: di, si, dx, cx, r8, r9); they are
- * longs (pointers are addresses). In .return probes there is $return; the
- * parameters there need @entry, which is not supported yet. Source-line
- * forms (PATTERN@FILE:LINE), .inline, .exported and $var->member need
- * DWARF and say so.
+ * argument registers at entry (x86_64: di, si, dx, cx, r8, r9), typed by
+ * BTF (target_access.h: an integer of the parameter's size and
+ * signedness; pointers are addresses), so that $file->f_pos, $file$ and
+ * $$parms walk the BTF types (target_btf.c).  In .return probes there is
+ * $return, and a parameter means its value at entry (resolve.c wraps it
+ * in @entry).  Source-line forms (PATTERN@FILE:LINE), .inline and
+ * .exported need DWARF and say so.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,9 +20,21 @@
 #include "translator/debuginfo/kernel.h"
 #include "translator/elab.h"
 #include "translator/providers/provider.h"
+#include "translator/resolve_target.h"
+#include "translator/target_btf.h"
+
+extern const struct provider provider_kfunc;
 
 #define KFUNC_MAX_EXPANSION 20000
 #define KFUNC_REG_ARGS 6
+
+/* What this provider keeps per probe: the kprobe codegen reads the first
+ * member (dp->pdata is a struct pdata_kprobe *). */
+struct kfunc_pdata {
+	struct pdata_kprobe pd;
+	struct context_var *ret;	/* $return (.return probes) */
+	const char *why_untyped;	/* no parameters known: why */
+};
 
 static bool
 kfunc_claims(const struct node *point)
@@ -49,18 +63,60 @@ param_var(struct elab *e, const struct btf *btf, const struct btf_param *p,
 	cv->arg_index = index;
 	cv->is_pointer = btf_is_pointer(btf, p->type);
 	cv->size = (int)btf_sizeof(btf, p->type);
+	cv->access = ta_new(e->s->arena, (struct ta_base){ .kind = TA_BASE_ARG,
+							    .index = index });
+	tbtf_set_scalar_result(btf, p->type, cv->access);
+	cv->access->type_name = cv->c_type;
+	cv->is_signed = cv->access->result.is_signed;
+	cv->btf = btf;
+	cv->btf_type = p->type;
+	return cv;
+}
+
+/* $return, typed by the function's return type in BTF when known. */
+static struct context_var *
+return_var(struct elab *e, const struct btf *btf, uint32_t func)
+{
+	uint32_t type = func ? btf_return_type(btf, func) : BTF_NONE;
+	char text[256] = "long";
+	struct context_var *cv;
+
+	if (func)
+		btf_type_snprint(btf, type, NULL, text, sizeof(text));
+	cv = elab_new_context_var(e, "return", TY_LONG,
+				  arena_strdup(e->s->arena, text));
+	cv->arg_index = -1;
+	cv->writable = true;
+	cv->access = ta_new(e->s->arena,
+			    (struct ta_base){ .kind = TA_BASE_RETURN });
+	cv->access->type_name = cv->c_type;
+	if (func && type != BTF_NONE) {
+		tbtf_set_scalar_result(btf, type, cv->access);
+		cv->btf = btf;
+		cv->btf_type = type;
+		cv->is_signed = cv->access->result.is_signed;
+	} else if (func) {
+		cv->btf = btf;	/* void: $$return is "" */
+	}
 	return cv;
 }
 
 /* The function's parameters from BTF, as context variables. */
 static void
 fill_params(struct elab *e, const struct btf *btf, const char *name,
-	    struct pdata_kprobe *pd)
+	    struct kfunc_pdata *kp)
 {
+	struct pdata_kprobe *pd = &kp->pd;
 	uint32_t id = btf_find(btf, name, BTF_KIND_FUNC);
 	int n = id ? btf_param_count(btf, id) : -1;
 
 	pd->nparams = 0;
+	if (pd->is_return)
+		kp->ret = return_var(e, btf, id);
+	if (!id)
+		kp->why_untyped = arena_printf(e->s->arena,
+			"the kernel's BTF (%s) does not describe function '%s', and there is no DWARF debug info",
+			btf_source(btf), name);
 	if (n <= 0)
 		return;
 	pd->params = arena_alloc(e->s->arena, sizeof(*pd->params) * (size_t)n);
@@ -76,6 +132,7 @@ struct kfunc_ctx {
 	struct elab *e;
 	struct node *point;
 	const struct btf *btf;
+	const char *btf_err;
 	bool is_return;
 	int count;
 };
@@ -85,17 +142,26 @@ add_function(const struct ksym *sym, void *ctx)
 {
 	struct kfunc_ctx *k = ctx;
 	struct elab *e = k->e;
+	struct kfunc_pdata *kp;
 	struct pdata_kprobe *pd;
 
 	if (k->count >= KFUNC_MAX_EXPANSION)
 		return false;
-	pd = arena_alloc(e->s->arena, sizeof(*pd));
+	kp = arena_alloc(e->s->arena, sizeof(*kp));
+	pd = &kp->pd;
 	pd->kind = PD_KPROBE;
 	pd->symbol = sym->name;
 	pd->is_return = k->is_return;
 	pd->from_kernel_function = true;
-	if (k->btf)
-		fill_params(e, k->btf, sym->name, pd);
+	if (k->btf) {
+		fill_params(e, k->btf, sym->name, kp);
+	} else {
+		kp->why_untyped = arena_printf(e->s->arena,
+			"there is neither BTF nor DWARF debug info for the kernel (%s)",
+			k->btf_err);
+		if (k->is_return)
+			kp->ret = return_var(e, NULL, BTF_NONE);
+	}
 	elab_add_probe(e, k->point,
 		       arena_printf(e->s->arena, "kernel.function(\"%s\")%s",
 				    sym->name, k->is_return ? ".return" : ".call"),
@@ -110,7 +176,7 @@ kfunc_match(struct elab *e, struct node *point)
 	const char *pattern = pp_arg_string(point, 1);
 	int n = point->u.point.ncomps;
 	char err[256];
-	struct kfunc_ctx k = { e, point, NULL, false, 0 };
+	struct kfunc_ctx k = { e, point, NULL, NULL, false, 0 };
 
 	if (!pattern)
 		return kfunc_unsupported(e, point, "expected kernel.function(\"NAME\")");
@@ -126,7 +192,9 @@ kfunc_match(struct elab *e, struct node *point)
 	if (!kt)
 		return -1;
 	struct ksym_table *t = kernel_functions(kt, err, sizeof(err));
-	k.btf = kernel_btf(kt, err, sizeof(err));
+	char btf_err[256];
+	k.btf = kernel_btf(kt, btf_err, sizeof(btf_err));
+	k.btf_err = arena_strdup(e->s->arena, btf_err);
 	if (!t) {
 		diag_error(&e->s->diag, point->loc, "E_NO_SYMBOLS",
 			   "cannot list kernel functions for '%s': %s", pattern, err);
@@ -143,35 +211,41 @@ kfunc_match(struct elab *e, struct node *point)
 static struct context_var *
 kfunc_context(struct elab *e, struct derived_probe *dp, const char *name)
 {
-	struct pdata_kprobe *pd = dp->pdata;
+	struct kfunc_pdata *kp = dp->pdata;
+	struct pdata_kprobe *pd = &kp->pd;
 
-	if (pd->is_return && strcmp(name, "return") == 0) {
-		struct context_var *cv = elab_new_context_var(e, "return",
-							      TY_LONG, "long");
-		cv->arg_index = -1;
-		cv->writable = true;
-		return cv;
-	}
-	if (pd->is_return)
-		return NULL;
+	(void)e;
+	if (pd->is_return && strcmp(name, "return") == 0)
+		return kp->ret;
 	for (int i = 0; i < pd->nparams; i++)
 		if (strcmp(pd->params[i]->name, name) == 0)
 			return pd->params[i];
 	return NULL;
 }
 
+const char *
+kfunc_untyped_reason(const struct derived_probe *dp)
+{
+	const struct kfunc_pdata *kp = dp->pdata;
+
+	return dp->provider == &provider_kfunc ? kp->why_untyped : NULL;
+}
+
+/* The parameters, then $return in .return probes (where the parameters
+ * are their values at entry). */
 static int
 kfunc_list(struct elab *e, struct derived_probe *dp, struct context_var ***out)
 {
-	struct pdata_kprobe *pd = dp->pdata;
+	struct kfunc_pdata *kp = dp->pdata;
+	struct pdata_kprobe *pd = &kp->pd;
+	int n = pd->nparams;
 
-	if (pd->is_return) {
-		*out = arena_alloc(e->s->arena, sizeof(**out));
-		(*out)[0] = kfunc_context(e, dp, "return");
-		return 1;
-	}
-	*out = pd->params;
-	return pd->nparams;
+	*out = arena_alloc(e->s->arena, sizeof(**out) * (size_t)(n + 1));
+	for (int i = 0; i < n; i++)
+		(*out)[i] = pd->params[i];
+	if (pd->is_return && kp->ret)
+		(*out)[n++] = kp->ret;
+	return n;
 }
 
 const struct provider provider_kfunc = {

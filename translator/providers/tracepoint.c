@@ -4,7 +4,9 @@
  * headers or tracefs. NAME may be "sched_switch", "sched:sched_switch" or
  * a glob of either ("sched:*", "*"). The tracepoint's arguments become
  * context variables ($prev, $next, ...) of type long (pointers are
- * addresses, read through kernel_string() and friends).
+ * addresses, read through kernel_string() and friends), typed by BTF so
+ * that $next->pid, $prev$ and $$parms work (target_btf.c): the callback
+ * copies each argument to its slot of c->probe_data (TA_BASE_SLOT).
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include "translator/debuginfo/tracepoints.h"
 #include "translator/elab.h"
 #include "translator/providers/provider.h"
+#include "translator/target_btf.h"
 
 static bool
 tracepoint_claims(const struct node *point)
@@ -23,11 +26,27 @@ tracepoint_claims(const struct node *point)
 struct match_ctx {
 	struct elab *e;
 	struct node *point;
+	const struct btf *btf;
 	int count;
 };
 
+/* How to read argument i: slot i, as BTF types it. */
+static void
+type_arg(struct elab *e, const struct btf *btf, const struct tp_arg *a,
+	 int i, struct context_var *cv)
+{
+	cv->access = ta_new(e->s->arena, (struct ta_base){ .kind = TA_BASE_SLOT,
+							    .index = i });
+	cv->access->type_name = cv->c_type;
+	if (!btf || !a->type || a->is_aggregate)
+		return;
+	tbtf_set_scalar_result(btf, a->type, cv->access);
+	cv->btf = btf;
+	cv->btf_type = a->type;
+}
+
 static struct pdata_tracepoint *
-make_pdata(struct elab *e, const struct tracepoint *tp)
+make_pdata(struct elab *e, const struct btf *btf, const struct tracepoint *tp)
 {
 	struct pdata_tracepoint *pd = arena_alloc(e->s->arena, sizeof(*pd));
 
@@ -45,6 +64,7 @@ make_pdata(struct elab *e, const struct tracepoint *tp)
 		cv->is_pointer = a->is_pointer;
 		cv->is_signed = a->is_signed;
 		cv->size = (int)a->size;
+		type_arg(e, btf, a, i, cv);
 		pd->args[i] = cv;
 	}
 	return pd;
@@ -60,7 +80,7 @@ add_one(const struct tracepoint *tp, void *ctx)
 			     tp->system, tp->name) :
 		arena_printf(e->s->arena, "kernel.trace(\"%s\")", tp->name);
 
-	elab_add_probe(e, m->point, name, make_pdata(e, tp));
+	elab_add_probe(e, m->point, name, make_pdata(e, m->btf, tp));
 	m->count++;
 	return true;
 }
@@ -97,7 +117,7 @@ tracepoint_match(struct elab *e, struct node *point)
 			   "cannot list the kernel's tracepoints: %s", err);
 		return -1;
 	}
-	struct match_ctx m = { e, point, 0 };
+	struct match_ctx m = { e, point, kernel_btf(kt, err, sizeof(err)), 0 };
 	tracepoints_foreach(tps, spec, add_one, &m);
 	if (m.count == 0 && strchr(spec, ':') && !e->listing &&
 	    !point->u.point.optional && systems_unknown(tps)) {

@@ -1,0 +1,152 @@
+/*
+ * resolve_target.c -- binding $target expressions to `struct ta_access`
+ * (resolve_target.h).  The debug-info source that typed a context
+ * variable walks its path: BTF today (target_btf.c); a DWARF source adds
+ * its case in target_bind_access().  A variable no source typed can only
+ * be read plainly.
+ */
+#include <string.h>
+
+#include "translator/elab.h"
+#include "translator/providers/provider.h"
+#include "translator/resolve_target.h"
+#include "translator/providers/dwarf_access.h"
+#include "translator/target_btf.h"
+
+static enum type
+type_of(const struct ta_access *t)
+{
+	return t->result.kind == TA_RES_STRING ||
+	       t->result.kind == TA_RES_PRETTY ? TY_STRING : TY_LONG;
+}
+
+bool
+target_is_meta(const char *name)
+{
+	return strncmp(name, "$$", 2) == 0;
+}
+
+static bool
+is_kfunc_return(const struct derived_probe *dp)
+{
+	const struct pdata_kprobe *pd = dp->pdata;
+
+	return pd && pdata_kind_of(pd) == PD_KPROBE && pd->is_return &&
+	       pd->from_kernel_function;
+}
+
+bool
+target_needs_entry(const struct derived_probe *dp,
+		   const struct context_var *cv)
+{
+	return is_kfunc_return(dp) && cv->arg_index >= 0;
+}
+
+bool
+target_meta_needs_entry(const struct derived_probe *dp, const char *name)
+{
+	return is_kfunc_return(dp) && (strcmp(name, "$$parms") == 0 ||
+				       strcmp(name, "$$vars") == 0);
+}
+
+bool
+target_bind_access(struct elab *e, struct context_var *cv, struct node *n)
+{
+	const struct target_path *path = &n->u.target.path;
+	struct ta_access *t = NULL;
+
+	if (cv->dwarf) {
+		t = dwacc_target(e, cv, path, n->u.target.name, n->loc);
+		if (!t)
+			return false;
+	} else if (cv->access && cv->btf) {
+		t = tbtf_walk(e, cv->btf, cv->btf_type, cv->access, path,
+			      n->u.target.name, n->loc);
+		if (!t)
+			return false;
+	} else if (path->nsteps || path->addr_of || path->pretty) {
+		diag_error(&e->s->diag, n->loc, "E_NO_DEBUGINFO",
+			   "'%s' has no type information here (neither BTF nor DWARF describes it): member access, '&' and '$' need one",
+			   n->u.target.name);
+		return false;
+	} else if (cv->access) {
+		t = cv->access;
+	} else {
+		return true;	/* the provider reads it its own way */
+	}
+	n->u.target.access = t;
+	n->type = type_of(t);
+	return true;
+}
+
+/* The probe's parameters ($$parms): its context variables but $return. */
+static int
+parameters(struct elab *e, struct derived_probe *dp, struct context_var ***out)
+{
+	struct context_var **all;
+	int n = dp->provider->list_context(e, dp, &all), k = 0;
+
+	*out = arena_alloc(e->s->arena, sizeof(**out) * (size_t)(n + 1));
+	for (int i = 0; i < n; i++)
+		if (strcmp(all[i]->name, "return") != 0)
+			(*out)[k++] = all[i];
+	return k;
+}
+
+bool
+target_bind_meta(struct elab *e, struct derived_probe *dp, struct node *n,
+		 bool in_entry)
+{
+	const char *name = n->u.target.name + 2;
+	const struct target_path *path = &n->u.target.path;
+	struct context_var **vars = NULL;
+	int nvars = 0;
+
+	if (path->nsteps || path->addr_of) {
+		diag_error(&e->s->diag, n->loc, "E_TARGET_META",
+			   "'%s' is a string: it has no members and no address",
+			   n->u.target.name);
+		return false;
+	}
+	if (dwacc_meta(e, dp, name, path->pretty, &n->u.target.access)) {
+		n->type = TY_STRING;	/* DWARF: locals too */
+		return true;
+	}
+	if (strcmp(name, "parms") == 0 || strcmp(name, "vars") == 0) {
+		if (is_kfunc_return(dp) && !in_entry) {
+			diag_error(&e->s->diag, n->loc, "E_INTERNAL",
+				   "'%s' in a .return probe must be read at entry",
+				   n->u.target.name);
+			return false;
+		}
+		nvars = parameters(e, dp, &vars);
+	} else if (strcmp(name, "return") == 0) {
+		struct context_var *cv = is_kfunc_return(dp) ?
+			dp->provider->context(e, dp, "return") : NULL;
+		if (cv && cv->access) {
+			vars = &cv;
+			nvars = 1;
+		}
+	} else if (strcmp(name, "locals") != 0) {
+		diag_error(&e->s->diag, n->loc, "E_UNRESOLVED_TARGET",
+			   "unknown context variable '%s'; the $$ forms are $$vars, $$parms, $$locals and $$return",
+			   n->u.target.name);
+		return false;
+	}
+	/* $$locals: locals need DWARF; without it there are none. */
+	n->u.target.access = tbtf_parms(e, vars, nvars, path->pretty);
+	n->type = TY_STRING;
+	return true;
+}
+
+bool
+target_bind_cast(struct elab *e, struct node *n)
+{
+	struct ta_access *t = tbtf_cast(e, n);
+
+	if (!t)
+		return false;
+	n->u.cast.access = t;
+	n->type = type_of(t);
+	return true;
+}
