@@ -58,13 +58,17 @@ tap_contexts_free(void)
 	tap_contexts = NULL;
 }
 
+/*
+ * SystemTap's words, as runtime/user prints them.  Stopping for skips is
+ * not a script error: it is not counted in "Number of errors" (as in
+ * SystemTap), but it still makes the exit status 1 (tap_session_stop).
+ */
 void
 tap_count_skip(void)
 {
-	static const char msg[] = "Skipped too many probes, check MAXSKIPPED";
+	static const char msg[] = "Skipped too many probes, check MAXSKIPPED or try again with stap -t for more details.";
 
 	if (atomic64_inc_return(&tap_skipped_count) == TAP_MAXSKIPPED + 1) {
-		atomic64_inc(&tap_error_count);
 		tap_ctl_send_atomic(TAP_MSG_ERROR, msg, sizeof(msg) - 1);
 		tap_session_error();
 	}

@@ -270,8 +270,10 @@ tap_session_stop(void)
 	}
 	tap_transport_flush();
 	tap_send_counts();
+	/* ERROR without counted errors: stopped for MAXSKIPPED. */
 	tap_send_status(TAP_MSG_STOPPED,
-			atomic64_read(&tap_error_count) ? 1 : 0);
+			atomic64_read(&tap_error_count) ||
+			atomic_read(&tap_session_state) == TAP_SESSION_ERROR);
 	atomic_set(&tap_session_state, TAP_SESSION_STOPPED);
 out:
 	mutex_unlock(&tap_session_mutex);
