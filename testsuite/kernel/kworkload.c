@@ -9,6 +9,11 @@
  *                             so the output is the same on every run
  *   kworkload fork N          fork N children that exit at once
  *   kworkload write N         write N bytes to /dev/null
+ *   kworkload getppid N [MS]  getppid() exactly N times, print
+ *                             "getppid N pid PID ret PPID", then sleep MS
+ *                             milliseconds (so a script can end first)
+ *   kworkload tick N MS       N times: getppid(), sleep MS milliseconds
+ *   kworkload spin MS         burn MS milliseconds of CPU in user mode
  *
  * Raw syscall() calls, so that the C library adds or changes nothing.
  */
@@ -23,6 +28,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #define MISSING "/nonexistent-tapc"
 
@@ -81,6 +87,53 @@ fork_children(long n)
 	}
 }
 
+static void
+sleep_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000,
+			       .tv_nsec = ms % 1000 * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+}
+
+/* The return value is printed so that a return probe can be checked
+ * against what the caller really got. */
+static void
+getppid_calls(long n, long linger_ms)
+{
+	long ret = 0;
+
+	for (long i = 0; i < n; i++)
+		ret = syscall(SYS_getppid);
+	printf("getppid %ld pid %ld ret %ld\n", n, (long)getpid(), ret);
+	fflush(stdout);
+	if (linger_ms > 0)
+		sleep_ms(linger_ms);
+}
+
+/* Only the clock is asked for, every million rounds: almost all of the
+ * time is spent in user mode, where timer.profile finds it. */
+static void
+spin(long ms)
+{
+	volatile unsigned long x = 0;
+	long end = now_ms() + ms;
+
+	do {
+		for (int i = 0; i < 1000000; i++)
+			x += i;
+	} while (now_ms() < end);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -92,6 +145,15 @@ main(int argc, char **argv)
 		argstr_calls();
 	else if (argc >= 2 && strcmp(argv[1], "fork") == 0)
 		fork_children(n);
+	else if (argc >= 3 && strcmp(argv[1], "getppid") == 0)
+		getppid_calls(n, argc >= 4 ? atol(argv[3]) : 0);
+	else if (argc >= 4 && strcmp(argv[1], "tick") == 0) {
+		for (long i = 0; i < n; i++) {
+			syscall(SYS_getppid);
+			sleep_ms(atol(argv[3]));
+		}
+	} else if (argc >= 3 && strcmp(argv[1], "spin") == 0)
+		spin(n);
 	else if (argc >= 3 && strcmp(argv[1], "write") == 0) {
 		long fd = syscall(SYS_openat, AT_FDCWD, "/dev/null", O_WRONLY);
 
@@ -100,7 +162,7 @@ main(int argc, char **argv)
 				n - done < (long)sizeof(buf) ? n - done
 							      : (long)sizeof(buf));
 	} else {
-		fprintf(stderr, "usage: kworkload openmissing|argstr|fork|write N\n");
+		fprintf(stderr, "usage: kworkload openmissing|argstr|fork|write|getppid|tick|spin N [MS]\n");
 		return 2;
 	}
 	return 0;

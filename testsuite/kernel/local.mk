@@ -13,11 +13,21 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/argstr.stp \
 	testsuite/kernel/tests/backtrace.stp \
 	testsuite/kernel/tests/context.stp \
+	testsuite/kernel/tests/counts.stp \
+	testsuite/kernel/tests/errors.stp \
+	testsuite/kernel/tests/exit.stp \
 	testsuite/kernel/tests/families.stp \
 	testsuite/kernel/tests/families.out \
 	testsuite/kernel/tests/fault.stp \
+	testsuite/kernel/tests/maxaction.stp \
+	testsuite/kernel/tests/maxnesting.stp \
+	testsuite/kernel/tests/maxskipped.stp \
 	testsuite/kernel/tests/openmissing.stp \
 	testsuite/kernel/tests/openmissing.out \
+	testsuite/kernel/tests/profile.stp \
+	testsuite/kernel/tests/skip.stp \
+	testsuite/kernel/tests/target_x.stp \
+	testsuite/kernel/tests/timeout.stp \
 	testsuite/kernel/tests/timers.stp \
 	testsuite/kernel/tests/timers.out \
 	examples/cswitch.stp \
