@@ -1,7 +1,9 @@
 #!/bin/sh
 # bench/bench_p2.sh -- wall time of `tapc -p2` (parse and elaborate) on a few
 # scripts: a trivial begin probe, a generated 200-line script, the
-# kernel.trace("*") wildcard and kprobe.function("vfs_*"). Prints the best
+# kernel.trace("*") wildcard, kprobe.function("vfs_*") and
+# kernel.function("vfs_*") (BTF, and DWARF when the debug vmlinux is
+# installed). Prints the best
 # of N runs of each in milliseconds; never asserts on a time. The kernel
 # cases use the newest /lib/modules/*/build release (-r KREL) and are
 # skipped, with a message, when none is installed.
@@ -75,6 +77,16 @@ best "200-line script" "$tmp/s200.stp"
 if [ -n "$TAPC_KREL" ]; then
 	best "kernel.trace(\"*\")" -r "$TAPC_KREL" -e 'probe kernel.trace("*") { print(1) }'
 	best "kprobe.function(\"vfs_*\")" -r "$TAPC_KREL" -e 'probe kprobe.function("vfs_*") { print(1) }'
+	# kernel.function with its parameters: from BTF, and from the debug
+	# vmlinux (linux-image-KREL-dbg) when it is installed.
+	TAPC_KERNEL_DEBUGINFO=btf best "kernel.function(\"vfs_*\") BTF" -r "$TAPC_KREL" -e 'probe kernel.function("vfs_*") { print(1) }'
+	if [ -r "/usr/lib/debug/boot/vmlinux-$TAPC_KREL" ] ||
+	   [ -r "/usr/lib/debug/lib/modules/$TAPC_KREL/vmlinux" ]; then
+		best "kernel.function(\"vfs_*\") DWARF" -r "$TAPC_KREL" -e 'probe kernel.function("vfs_*") { print(1) }'
+		best "  ... reading \$\$parms" -r "$TAPC_KREL" -e 'probe kernel.function("vfs_*") { print($$parms) }'
+	else
+		echo "kernel.function DWARF case skipped: no linux-image-$TAPC_KREL-dbg"
+	fi
 else
 	echo "kernel cases skipped: no kernel in /lib/modules/*/build (set TAPC_KREL)"
 fi

@@ -26,6 +26,12 @@ struct dw_var_cache {
 	int nvars;
 };
 
+/* A function symbol of the ELF file, for the site -> symbol+offset map. */
+struct dw_sym {
+	uint64_t addr, size;
+	const char *name;
+};
+
 struct dw_file {
 	char *path;
 	Dwfl *dwfl;
@@ -36,6 +42,10 @@ struct dw_file {
 	struct dw_func_entry *funcs;	/* the index, built once */
 	size_t nfuncs, capfuncs;
 	bool indexed;
+	struct dw_sym *syms;	/* function symbols by address, built once
+				 * (dwfl_module_addrinfo is a linear scan) */
+	size_t nsyms;
+	bool syms_read;
 	struct dw_site **sites;	/* every site handed out (owned) */
 	size_t nsites, capsites;
 	struct dw_var_cache *varc;

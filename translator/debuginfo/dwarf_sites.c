@@ -78,20 +78,65 @@ keep_site(struct dw_file *f, const struct dw_site *s)
 	return n;
 }
 
-/* Fill symbol/offset from the ELF symbol table; false when pc is in no
- * symbol (then nothing can be registered there). */
+static int
+sym_cmp(const void *a, const void *b)
+{
+	const struct dw_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* global names first among aliases: what kallsyms resolves */
+	return (x->name[0] == '_') - (y->name[0] == '_');
+}
+
+static void
+read_symbols(struct dw_file *f)
+{
+	int n = dwfl_module_getsymtab(f->mod);
+
+	f->syms_read = true;
+	if (n <= 0)
+		return;
+	f->syms = dw_xalloc((size_t)n * sizeof(*f->syms));
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(f->mod, i, &sym, &addr,
+							   NULL, NULL, NULL);
+		if (!name || !*name || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    sym.st_shndx == SHN_UNDEF)
+			continue;
+		f->syms[f->nsyms++] = (struct dw_sym){ addr, sym.st_size, name };
+	}
+	qsort(f->syms, f->nsyms, sizeof(*f->syms), sym_cmp);
+}
+
+/* Fill symbol/offset from the ELF function symbols; false when pc is in
+ * no function symbol (then nothing can be registered there). */
 static bool
 site_symbol(struct dw_file *f, struct dw_site *s)
 {
-	GElf_Off off = 0;
-	GElf_Sym sym;
-	const char *name = dwfl_module_addrinfo(f->mod, s->pc, &off, &sym,
-						NULL, NULL, NULL);
+	size_t lo = 0, hi;
 
-	if (!name)
+	if (!f->syms_read)
+		read_symbols(f);
+	hi = f->nsyms;
+	while (lo < hi) {	/* first symbol above pc */
+		size_t mid = (lo + hi) / 2;
+		if (f->syms[mid].addr <= s->pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
 		return false;
-	s->symbol = name;
-	s->offset = off;
+	const struct dw_sym *sym = &f->syms[lo - 1];
+	while (lo - 1 > 0 && f->syms[lo - 2].addr == sym->addr)
+		sym = &f->syms[--lo - 1];	/* the first alias */
+	if (s->pc >= sym->addr + (sym->size ? sym->size : 1))
+		return false;
+	s->symbol = sym->name;
+	s->offset = s->pc - sym->addr;
 	return true;
 }
 

@@ -398,3 +398,31 @@ const struct provider provider_dwarf = {
 	.context = dwarf_context,
 	.list_context = dwarf_list,
 };
+
+/* ---- $$vars, $$parms, $$locals (dwarf_access.h) ---- */
+
+bool
+dwacc_meta(struct elab *e, const struct derived_probe *dp, const char *name,
+	   int pretty, struct ta_access **out)
+{
+	const struct dwarf_probe *d = dp->provider == &provider_dwarf ?
+		dwarf_of(dp) : NULL;
+	bool parms = strcmp(name, "parms") == 0;
+	bool locals = strcmp(name, "locals") == 0;
+	struct context_var **vars;
+	int n = 0;
+
+	if (!d || (!parms && !locals && strcmp(name, "vars") != 0))
+		return false;
+	vars = arena_alloc(e->s->arena, sizeof(*vars) * (size_t)(d->nvars + 1));
+	for (int i = 0; i < d->nvars; i++) {
+		bool is_param = d->vars[i]->arg_index >= 0;
+		if (d->site->kind == DW_SITE_RETURN && !is_param)
+			continue;	/* locals at entry mean nothing */
+		if ((parms && is_param) || (locals && !is_param) ||
+		    (!parms && !locals))
+			vars[n++] = d->vars[i];
+	}
+	*out = dwacc_parms(e, vars, n, pretty);
+	return true;
+}

@@ -559,8 +559,6 @@ dwacc_target(struct elab *e, struct context_var *cv,
 			  what);
 		return NULL;
 	}
-	if (!path->nsteps && !path->addr_of && !path->pretty)
-		return cv->access;
 	return dwacc_walk(e, cv->dwarf, cv->dwarf_type, cv->access, path, what,
 			  loc);
 }
@@ -581,8 +579,23 @@ dwacc_parms(struct elab *e, struct context_var **vars, int nvars, int pretty)
 			ta_pretty_text(a, p, "?");
 			continue;
 		}
-		if (!pretty || !cv->dwarf) {
+		if (!cv->dwarf) {
 			ta_pretty_value(a, p, cv->access, TA_FMT_HEX);
+			continue;
+		}
+		if (!pretty) {
+			/* as SystemTap's $$vars: scalars in hex, strings
+			 * quoted, aggregates elided */
+			struct dw_type_info ti;
+			dw_type_info(cv->dwarf, cv->dwarf_type, &ti);
+			if (cv->access->result.kind == TA_RES_STRING)
+				ta_pretty_value(a, p, cv->access, TA_FMT_QUOTED);
+			else if (ti.kind == DW_TYPE_STRUCT || ti.kind == DW_TYPE_UNION)
+				ta_pretty_text(a, p, "{...}");
+			else if (ti.kind == DW_TYPE_ARRAY)
+				ta_pretty_text(a, p, "[...]");
+			else
+				ta_pretty_value(a, p, cv->access, TA_FMT_HEX);
 			continue;
 		}
 		w.f = cv->dwarf;

@@ -44,4 +44,10 @@ struct ta_access *dwacc_target(struct elab *e, struct context_var *cv,
 struct ta_access *dwacc_parms(struct elab *e, struct context_var **vars,
 			      int nvars, int pretty);
 
+/* $$vars, $$parms or $$locals (`name` without "$$") of a probe from
+ * providers/dwarf.c: true with *out set; false if `dp` is not one. */
+struct derived_probe;
+bool dwacc_meta(struct elab *e, const struct derived_probe *dp,
+		const char *name, int pretty, struct ta_access **out);
+
 #endif

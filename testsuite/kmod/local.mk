@@ -1,0 +1,25 @@
+## testsuite/kmod/local.mk -- the DWARF tier (testsuite/kmod/run): a test
+## module built with -g, probed through module("...").function/.statement
+## and $var in ONE VM boot.  `make check-kmod` runs it alone; `make check`
+## runs it as testsuite/kmod/kmod.test, skipped (77) without qemu or
+## kernel headers.  `make check-kernel-dwarf` probes the kernel itself
+## with its DWARF (skipped without linux-image-KREL-dbg).
+
+TAP_KMOD_FILES = \
+	testsuite/kmod/run \
+	testsuite/kmod/kmod.vmtest \
+	testsuite/kmod/tapkmod.c \
+	testsuite/kmod/Kbuild \
+	testsuite/kmod/trigger \
+	testsuite/kmod/tests/values.stp \
+	testsuite/kmod/tests/values.out \
+	testsuite/kmod/tests/pretty.stp \
+	testsuite/kmod/tests/pretty.out
+
+EXTRA_DIST += $(TAP_KMOD_FILES) testsuite/kmod/kmod.test
+TESTS += testsuite/kmod/kmod.test
+
+check-kmod: tapc$(EXEEXT) loader/taprun-static$(EXEEXT)
+	$(srcdir)/testsuite/kmod/run
+
+.PHONY: check-kmod

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tapkmod.c -- the test module of the DWARF tier (testsuite/kmod/): kernel
+ * functions whose parameters and locals have every kind of value a script
+ * reads through $var, built with -g so that tapc finds them in its DWARF.
+ *
+ * Writing anything to /sys/kernel/debug/tapkmod/trigger calls each
+ * function once with the fixed values below, so a test knows exactly what
+ * to expect.  The functions are noinline (except the inlined callee) and
+ * their results are summed into a global so that the compiler keeps them.
+ * Must not: take a lock or sleep in the probed functions.
+ */
+#include <linux/module.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/uaccess.h>
+
+struct tk_inner {
+	int depth;
+	const char *label;
+};
+
+struct tk_flags {
+	unsigned int ready:1;
+	unsigned int mode:3;
+	signed int delta:5;
+	unsigned int rest:23;
+};
+
+union tk_value {
+	long as_long;
+	unsigned char bytes[8];
+};
+
+struct tk_item {
+	int id;
+	char name[16];
+	unsigned long weight;
+	struct tk_flags flags;
+	union tk_value value;
+	int scores[4];
+	struct tk_inner *inner;
+	struct tk_item *next;
+};
+
+static struct tk_inner tk_inner_a = { .depth = 7, .label = "deep" };
+static struct tk_item tk_second = {
+	.id = 2, .name = "second", .weight = 20, .inner = &tk_inner_a,
+};
+static struct tk_item tk_first = {
+	.id = 1, .name = "first", .weight = 1000000007UL,
+	.flags = { .ready = 1, .mode = 5, .delta = -3, .rest = 4242 },
+	.value = { .as_long = 0x1122334455667788L },
+	.scores = { 10, -20, 30, -40 },
+	.inner = &tk_inner_a, .next = &tk_second,
+};
+static long tk_sink;
+
+noinline int tk_ints(int a, long b, unsigned char c, short d)
+{
+	int sum = a + (int)b + c + d;
+
+	tk_sink += sum;
+	return sum * 2;
+}
+
+noinline long tk_string(const char *msg, int len)
+{
+	long h = len;
+
+	while (*msg)
+		h = h * 31 + *msg++;
+	tk_sink += h;
+	return h;
+}
+
+noinline int tk_struct(struct tk_item *item, int extra)
+{
+	int total = item->id + extra;
+
+	total += item->scores[2] + item->flags.mode;
+	total += item->inner->depth + item->next->id;
+	tk_sink += total;
+	return total;
+}
+
+noinline long tk_union(union tk_value v, struct tk_flags f)
+{
+	long r = v.as_long ^ f.rest;
+
+	tk_sink += r;
+	return r;
+}
+
+static inline int tk_square_inline(int x)
+{
+	int sq = x * x;
+
+	tk_sink += sq;		/* tk_inline_line */
+	return sq;
+}
+
+noinline int tk_caller(int n)
+{
+	int local_twice = n * 2;
+	int r;
+
+	r = tk_square_inline(n + 1);
+	r += tk_square_inline(local_twice);
+	tk_sink += r;
+	return r;
+}
+
+noinline void tk_fill(int *arr, int n)
+{
+	for (int i = 0; i < 4; i++)
+		arr[i] = i * i + n;
+}
+
+/* A local array lives on the stack (its address escapes): a .statement
+ * probe at tk_locals_line reads it through the frame base. */
+noinline int tk_locals(int seed)
+{
+	int arr[4];
+	long acc = seed * 3L;
+
+	tk_fill(arr, seed);
+	acc += arr[0] + arr[3];	/* tk_locals_line */
+	tk_sink += acc;
+	return (int)acc;
+}
+
+static ssize_t tk_trigger_write(struct file *file, const char __user *buf,
+				size_t count, loff_t *ppos)
+{
+	tk_ints(-5, 1234567890123L, 200, -300);
+	tk_string("hello kmod", 10);
+	tk_struct(&tk_first, 3);
+	tk_union(tk_first.value, tk_first.flags);
+	tk_caller(4);
+	tk_locals(6);
+	return count;
+}
+
+static const struct file_operations tk_fops = {
+	.owner = THIS_MODULE,
+	.write = tk_trigger_write,
+};
+
+static struct dentry *tk_dir;
+
+static int __init tk_init(void)
+{
+	tk_dir = debugfs_create_dir("tapkmod", NULL);
+	debugfs_create_file("trigger", 0200, tk_dir, NULL, &tk_fops);
+	return 0;
+}
+
+static void __exit tk_exit(void)
+{
+	debugfs_remove_recursive(tk_dir);
+}
+
+module_init(tk_init);
+module_exit(tk_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("tapc DWARF test module");
