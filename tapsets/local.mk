@@ -3,6 +3,7 @@
 
 nobase_dist_pkgdata_DATA += \
 	tapsets/macros.stpm \
+	tapsets/builtins.stp \
 	tapsets/context.stp \
 	tapsets/linux/backtrace.stp \
 	tapsets/linux/context.stp \

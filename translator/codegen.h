@@ -34,6 +34,8 @@ struct cg_builtin {
 	const char *c;		/* template, see codegen_builtin.c */
 };
 const struct cg_builtin *cg_builtin_lookup(const char *name);
+/* The i-th builtin (from 0), NULL past the last: for --dump-functions. */
+const struct cg_builtin *cg_builtin_at(int i);
 
 /* The print family: printf sprintf print println printd printdln sprint
  * sprintln. */

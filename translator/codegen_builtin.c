@@ -60,6 +60,14 @@ cg_builtin_lookup(const char *name)
 	return NULL;
 }
 
+const struct cg_builtin *
+cg_builtin_at(int i)
+{
+	int n = (int)(sizeof(builtins) / sizeof(builtins[0])) - 1;
+
+	return i >= 0 && i < n ? &builtins[i] : NULL;
+}
+
 /* Expand $1..$4 and $d in the template. */
 static const char *
 cg_expand(struct cg *g, const char *t, const char **args, const char *dst)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "translator/codegen.h"
 #include "translator/elab.h"
 #include "translator/listing.h"
 #include "translator/parse.h"
@@ -187,6 +188,21 @@ function_signature(struct session *s, const struct node *f)
 	return arena_strdup(s->arena, buf);
 }
 
+/* A builtin generated inline (codegen_builtin.c), as NAME:TYPE(TYPES):
+ * the parameters have no names there; tapsets/builtins.stp documents
+ * them. */
+static const char *
+builtin_signature(struct session *s, const struct cg_builtin *b)
+{
+	const char *sig = arena_printf(s->arena, "%s:%s(", b->name,
+				       type_name(b->ret));
+
+	for (int i = 0; i < b->nparams; i++)
+		sig = arena_printf(s->arena, "%s%s%s", sig, i ? ", " : "",
+				   type_name(b->params[i]));
+	return arena_printf(s->arena, "%s)", sig);
+}
+
 bool
 pass_dump(struct session *s)
 {
@@ -217,6 +233,10 @@ pass_dump(struct session *s)
 				v[n++] = (char *)line;
 			}
 		}
+	}
+	for (int i = 0; s->opts.dump_functions && cg_builtin_at(i); i++) {
+		v = arena_grow(s->arena, v, sizeof(*v), &cap, n + 1);
+		v[n++] = (char *)builtin_signature(s, cg_builtin_at(i));
 	}
 	print_sorted_unique(v, n);
 	return true;

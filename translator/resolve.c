@@ -205,6 +205,24 @@ hint_function(struct resolver *r, const char *name)
 
 
 
+/* After E_ARITY: where the visible definitions of `name` are, each with
+ * its parameter count (functions may be overloaded by it). */
+static void
+note_arities(struct resolver *r, const char *name, struct loc use)
+{
+	struct elab *e = r->e;
+
+	for (int i = 0; i < e->nfunctions; i++) {
+		struct node *f = e->functions[i];
+		int np = f->u.function.params.n;
+		if (strcmp(f->u.function.name, name) == 0 &&
+		    visible_from(f, f->u.function.is_private, use))
+			diag_note(&e->s->diag, f->loc,
+				  "'%s' with %d parameter%s is defined here",
+				  name, np, np == 1 ? "" : "s");
+	}
+}
+
 static void
 bind_call(struct resolver *r, struct node *n)
 {
@@ -230,6 +248,7 @@ bind_call(struct resolver *r, struct node *n)
 			   "function '%s' does not take %d argument%s",
 			   n->u.call.name, n->u.call.args.n,
 			   n->u.call.args.n == 1 ? "" : "s");
+		note_arities(r, n->u.call.name, n->loc);
 		return;
 	}
 	diag_error(&r->e->s->diag, n->loc, "E_UNRESOLVED_FUNC",
