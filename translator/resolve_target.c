@@ -99,7 +99,7 @@ target_bind_meta(struct elab *e, struct derived_probe *dp, struct node *n,
 {
 	const char *name = n->u.target.name + 2;
 	const struct target_path *path = &n->u.target.path;
-	struct context_var **vars = NULL;
+	struct context_var **vars = NULL, *ret = NULL;
 	int nvars = 0;
 
 	if (path->nsteps || path->addr_of) {
@@ -121,10 +121,11 @@ target_bind_meta(struct elab *e, struct derived_probe *dp, struct node *n,
 		}
 		nvars = parameters(e, dp, &vars);
 	} else if (strcmp(name, "return") == 0) {
-		struct context_var *cv = is_kfunc_return(dp) ?
+		ret = is_kfunc_return(dp) ?
 			dp->provider->context(e, dp, "return") : NULL;
-		if (cv && cv->access) {
-			vars = &cv;
+		/* Nothing for a void function (BTF knows it has no value). */
+		if (ret && ret->access && !(ret->btf && !ret->btf_type)) {
+			vars = &ret;
 			nvars = 1;
 		}
 	} else if (strcmp(name, "locals") != 0) {
