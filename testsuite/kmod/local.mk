@@ -14,7 +14,10 @@ TAP_KMOD_FILES = \
 	testsuite/kmod/tests/values.stp \
 	testsuite/kmod/tests/values.out \
 	testsuite/kmod/tests/pretty.stp \
-	testsuite/kmod/tests/pretty.out
+	testsuite/kmod/tests/pretty.out \
+	testsuite/kmod/kernel-dwarf.vmtest \
+	testsuite/kmod/kernel/vfs.stp \
+	testsuite/kmod/kernel/vfs.out
 
 EXTRA_DIST += $(TAP_KMOD_FILES) testsuite/kmod/kmod.test
 TESTS += testsuite/kmod/kmod.test
@@ -22,4 +25,8 @@ TESTS += testsuite/kmod/kmod.test
 check-kmod: tapc$(EXEEXT) loader/taprun-static$(EXEEXT)
 	$(srcdir)/testsuite/kmod/run
 
-.PHONY: check-kmod
+# Not in `make check`: it needs linux-image-KREL-dbg (~860 MB).
+check-kernel-dwarf: tapc$(EXEEXT) loader/taprun-static$(EXEEXT)
+	$(srcdir)/testsuite/kmod/run -K
+
+.PHONY: check-kmod check-kernel-dwarf
