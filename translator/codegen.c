@@ -372,6 +372,13 @@ cg_init_globals(struct cg *g)
 	cg_blank(&g->w);
 	cg_line(&g->w, "(void)d;");
 	for (i = 0; i < p->nglobals; i++) {
+		if (p->globals[i]->type == TY_STATS) {
+			/* aggregates have a lock per CPU (codegen_locks.c) */
+			cg_line(&g->w, "rc = tap_lock_percpu_init(&%s_lock);",
+				cg_global_name(p->globals[i]));
+			cg_line(&g->w, "if (rc)");
+			cg_line(&g->w, "\treturn rc;");
+		}
 		if (p->globals[i]->nkeys > 0)
 			cg_init_map(g, p->globals[i]);
 		else
@@ -403,6 +410,9 @@ cg_exit_globals(struct cg *g)
 			cg_line(&g->w, "tap_map_free(&%s);", cg_global_name(sym));
 		else if (sym->type == TY_STATS)
 			cg_line(&g->w, "tap_stat_free(&%s);", cg_global_name(sym));
+		if (sym->type == TY_STATS)
+			cg_line(&g->w, "tap_lock_percpu_free(&%s_lock);",
+				cg_global_name(sym));
 	}
 	for (i = 0; i < g->nregex; i++)
 		cg_line(&g->w, "tap_regex_free(&%s);", g->regexes[i].name);

@@ -238,8 +238,10 @@ cg_autoprint_handler(struct cg *g, struct symbol *sym, int k)
 	fmt = cg_static_format(g, src, strlen(src), &nargs, &off);
 	if (!fmt)
 		return;
-	fprintf(g->decls, "static struct tap_lock *const __tap_alocks_%d[] = { &%s_lock };\n",
-		k, cg_global_name(sym));
+	fprintf(g->decls, "static const struct tap_lock_use __tap_alocks_%d[] = {\n",
+		k);
+	cg_lock_use_entry(g, sym, true);
+	fprintf(g->decls, "};\n");
 	if (sym->nkeys)
 		cg_autoprint_frame(g, sym, k);
 	cg_blank(&g->w);

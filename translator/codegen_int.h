@@ -51,6 +51,8 @@ struct cg {
 	int nstats, stat_cap;
 	int nauto;			/* autoprint handlers */
 	struct cg_frame *frame;
+	struct cg_locks *locks;		/* the handler's, while its body is
+					 * generated; NULL otherwise */
 	const char *err_label;		/* where a script error jumps */
 	const char *out_label;		/* the frame's end */
 	int label_seq;
@@ -110,6 +112,21 @@ int cg_autoprint(struct cg *g);
 /* codegen_builtin.c */
 const char *cg_builtin_call(struct cg *g, struct node *n,
 			    const struct cg_builtin *b);
+
+/* codegen_locks.c: the handler's lock table __tap_locks_N and where the
+ * body takes it (a C bool __locked in the handler says whether it did). */
+struct cg_locks {
+	int index, n;
+	bool held;			/* surely taken at this point */
+};
+int cg_lock_table(struct cg *g, struct derived_probe *dp, int index);
+void cg_lock_use_entry(struct cg *g, struct symbol *sym, bool reads);
+void cg_locks_begin(struct cg *g, struct cg_locks *l, int index, int nlocks);
+void cg_locks_end(struct cg *g);
+void cg_locks_before_expr(struct cg *g, struct node *n);
+void cg_locks_before_stmt(struct cg *g, struct node *n);
+bool cg_locks_held(struct cg *g);
+void cg_locks_set_held(struct cg *g, bool held);
 
 /* codegen_probe.c */
 void cg_frame_note(struct cg *g, struct symbol *sym);

@@ -85,8 +85,10 @@ cg_frame_body(struct cg *g, struct node *body, struct node *cond)
 	g->w.depth = 1;
 	g->err_label = "out";
 	g->out_label = "out";
-	if (cond)
+	if (cond) {
+		cg_locks_before_expr(g, cond);
 		cg_line(&g->w, "if (!(%s)) goto out;", cg_expr(g, cond));
+	}
 	if (body)
 		cg_stmt(g, body);
 	fclose(g->w.out);
@@ -117,87 +119,11 @@ cg_locals_init(struct cg *g, struct cg_frame *f, int skip)
 	}
 }
 
-/* ---- the globals a handler touches, for its locks ---- */
-
-struct cg_touch {
-	struct cg *g;
-	bool *used;			/* by global index */
-	struct function_sym **seen;	/* functions already walked */
-	int nseen, cap;
-};
-
-static bool cg_touch_node(struct node *n, void *ctx);
-
-static void
-cg_touch_function(struct cg_touch *t, struct function_sym *fn)
-{
-	int i;
-
-	for (i = 0; i < t->nseen; i++)
-		if (t->seen[i] == fn)
-			return;
-	t->seen = arena_grow(t->g->a, t->seen, sizeof(*t->seen), &t->cap,
-			     t->nseen + 1);
-	t->seen[t->nseen++] = fn;
-	if (fn->decl && fn->decl->u.function.body)
-		ast_walk(fn->decl->u.function.body, cg_touch_node, NULL, t);
-}
-
-static bool
-cg_touch_node(struct node *n, void *ctx)
-{
-	struct cg_touch *t = ctx;
-	struct program *p = t->g->prog;
-	int i;
-
-	if (n->kind == N_SYMBOL && n->u.symbol.sym &&
-	    n->u.symbol.sym->kind == SYM_GLOBAL) {
-		for (i = 0; i < p->nglobals; i++)
-			if (p->globals[i] == n->u.symbol.sym)
-				t->used[i] = true;
-	}
-	if (n->kind == N_CALL && n->u.call.fn)
-		cg_touch_function(t, n->u.call.fn);
-	return true;
-}
-
-/*
- * The handler's lock table: every global its body and the functions it
- * calls name, in the program's global order (the one fixed order every
- * handler takes them in). Returns how many; the table is __tap_locks_N.
- * Aggregates are locked too, `<<<` included: the platforms' locks are
- * plain spinlocks, and a reader merging the per-CPU slots must not race
- * an add (stat.h wants a read lock for adds and a write lock for reads).
- */
-static int
-cg_lock_table(struct cg *g, struct derived_probe *dp, int index)
-{
-	struct program *p = g->prog;
-	struct cg_touch t = { .g = g };
-	int i, n = 0;
-
-	t.used = arena_alloc(g->a, sizeof(bool) * (size_t)(p->nglobals + 1));
-	if (dp->body)
-		ast_walk(dp->body, cg_touch_node, NULL, &t);
-	if (dp->cond)
-		ast_walk(dp->cond, cg_touch_node, NULL, &t);
-	for (i = 0; i < p->nglobals; i++) {
-		if (!t.used[i])
-			continue;
-		if (!n++)
-			fprintf(g->decls, "static struct tap_lock *const __tap_locks_%d[] = {\n",
-				index);
-		fprintf(g->decls, "\t&%s_lock,\n", cg_global_name(p->globals[i]));
-	}
-	if (n)
-		fprintf(g->decls, "};\n");
-	return n;
-}
-
 static void
 cg_handler(struct cg *g, struct derived_probe *dp, int index)
 {
 	struct cg_frame f = { 0 };
+	struct cg_locks locks;
 	char *text;
 	int i, nlocks = cg_lock_table(g, dp, index);
 
@@ -206,7 +132,9 @@ cg_handler(struct cg *g, struct derived_probe *dp, int index)
 	g->frame = &f;
 	for (i = 0; i < dp->nlocals; i++)
 		cg_frame_add(g, &f, dp->locals[i]);
+	cg_locks_begin(g, &locks, index, nlocks);
 	text = cg_frame_body(g, dp->body, dp->cond);
+	cg_locks_end(g);
 	cg_frame_struct(g, &f);
 	cg_blank(&g->w);
 	cg_line(&g->w, "/* probe %s at %s */", dp->name,
@@ -217,21 +145,17 @@ cg_handler(struct cg *g, struct derived_probe *dp, int index)
 	cg_line(&g->w, "struct %s *l = &TAP_FRAME(c, 0)->%s;", f.struct_name,
 		f.member);
 	cg_blank(&g->w);
+	if (nlocks)	/* taken where the body first needs them */
+		cg_line(&g->w, "bool __locked = false;");
 	cg_line(&g->w, "(void)l;");
-	if (nlocks) {
-		/* cannot get them: skipped and counted by the platform */
-		cg_line(&g->w, "if (!tap_locks_acquire(c, __tap_locks_%d, %d))",
-			index, nlocks);
-		cg_line(&g->w, "\treturn;");
-	}
 	cg_line(&g->w, "c->next = false;");
 	cg_locals_init(g, &f, 0);
 	fputs(text, g->w.out);
 	free(text);
 	cg_label(&g->w, "out");
 	if (nlocks)
-		cg_line(&g->w, "tap_locks_release(__tap_locks_%d, %d);", index,
-			nlocks);
+		cg_line(&g->w, "if (__locked)\n\t\ttap_locks_release(__tap_locks_%d, %d);",
+			index, nlocks);
 	cg_close(&g->w, NULL);
 	g->frame = NULL;
 }

@@ -61,13 +61,19 @@ cg_body(struct cg *g, struct node *n)
 static void
 cg_if(struct cg *g, struct node *n)
 {
+	/* a branch may take the handler's locks; after the if, only the
+	 * runtime knows whether one did */
+	bool held = cg_locks_held(g);
+
 	cg_count(g, n);
 	cg_open(&g->w, "if (%s)", cg_expr(g, n->u.if_stmt.cond));
 	cg_body(g, n->u.if_stmt.then_stmt);
+	cg_locks_set_held(g, held);
 	if (n->u.if_stmt.else_stmt) {
 		cg_close(&g->w, NULL);
 		cg_open(&g->w, "else");
 		cg_body(g, n->u.if_stmt.else_stmt);
+		cg_locks_set_held(g, held);
 	}
 	cg_close(&g->w, NULL);
 }
@@ -358,6 +364,7 @@ cg_next(struct cg *g, struct node *n)
 void
 cg_stmt(struct cg *g, struct node *n)
 {
+	cg_locks_before_stmt(g, n);
 	switch (n->kind) {
 	case N_BLOCK: cg_block(g, n); return;
 	case N_NULL_STMT: return;

@@ -1,34 +1,118 @@
 /*
  * locks.c -- ordered try-locks with a bounded wait for script globals (see
- * locks.h).  Takes: the handler's lock list, already in the global order.
- * Produces: all of them held, or none and one more skipped probe.
+ * locks.h).  Takes: the handler's lock table, already in the global order.
+ * Produces: all of them held, or none, the handler's output so far dropped
+ * and one more skipped probe.
  */
 #include <linux/delay.h>
+#include <linux/cpumask.h>
 #include "context.h"
 #include "locks.h"
 
+int
+tap_lock_percpu_init(struct tap_lock *l)
+{
+	int cpu;
+
+	l->cpu = alloc_percpu(struct tap_cpu_lock);
+	if (!l->cpu)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		raw_spin_lock_init(&per_cpu_ptr(l->cpu, cpu)->lock);
+	return 0;
+}
+
+void
+tap_lock_percpu_free(struct tap_lock *l)
+{
+	free_percpu(l->cpu);
+	l->cpu = NULL;
+}
+
 static bool
-tap_lock_try(struct tap_lock *l)
+tap_lock_try(raw_spinlock_t *l)
 {
 	int tries;
 
 	for (tries = 0; tries < TAP_MAXTRYLOCK; tries++) {
-		if (raw_spin_trylock(&l->lock))
+		if (raw_spin_trylock(l))
 			return true;
 		ndelay(TAP_TRYLOCKDELAY_NS);
 	}
 	return false;
 }
 
+/* Unlock every CPU's lock of `l` below `upto` (nr_cpu_ids: all). */
+static void
+tap_lock_release_cpus(struct tap_lock *l, int upto)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (cpu >= upto)
+			break;
+		raw_spin_unlock(&per_cpu_ptr(l->cpu, cpu)->lock);
+	}
+}
+
+/* The mode `u` really uses: per-CPU locks exist only for aggregates. */
+static enum tap_lock_mode
+tap_lock_mode_of(const struct tap_lock_use *u)
+{
+	return u->lock->cpu ? u->mode : TAP_LOCK_EXCL;
+}
+
+static bool
+tap_lock_take(const struct tap_lock_use *u)
+{
+	int cpu;
+
+	switch (tap_lock_mode_of(u)) {
+	case TAP_LOCK_CPU:
+		/* preemption is off in a handler: this CPU stays ours */
+		return tap_lock_try(&this_cpu_ptr(u->lock->cpu)->lock);
+	case TAP_LOCK_ALL:
+		for_each_possible_cpu(cpu) {
+			if (!tap_lock_try(&per_cpu_ptr(u->lock->cpu, cpu)->lock)) {
+				tap_lock_release_cpus(u->lock, cpu);
+				return false;
+			}
+		}
+		return true;
+	case TAP_LOCK_EXCL:
+	default:
+		return tap_lock_try(&u->lock->lock);
+	}
+}
+
+static void
+tap_lock_give(const struct tap_lock_use *u)
+{
+	switch (tap_lock_mode_of(u)) {
+	case TAP_LOCK_CPU:
+		raw_spin_unlock(&this_cpu_ptr(u->lock->cpu)->lock);
+		break;
+	case TAP_LOCK_ALL:
+		tap_lock_release_cpus(u->lock, nr_cpu_ids);
+		break;
+	case TAP_LOCK_EXCL:
+	default:
+		raw_spin_unlock(&u->lock->lock);
+		break;
+	}
+}
+
 bool
-tap_locks_acquire(struct tap_context *c, struct tap_lock *const *locks,
+tap_locks_acquire(struct tap_context *c, const struct tap_lock_use *locks,
 		  size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (!tap_lock_try(locks[i])) {
+		if (!tap_lock_take(&locks[i])) {
 			tap_locks_release(locks, i);
+			/* skipped: as if it never ran, output included */
+			c->out.len = 0;
 			tap_count_skip();
 			return false;
 		}
@@ -37,8 +121,8 @@ tap_locks_acquire(struct tap_context *c, struct tap_lock *const *locks,
 }
 
 void
-tap_locks_release(struct tap_lock *const *locks, size_t n)
+tap_locks_release(const struct tap_lock_use *locks, size_t n)
 {
 	while (n--)
-		raw_spin_unlock(&locks[n]->lock);
+		tap_lock_give(&locks[n]);
 }

@@ -199,14 +199,35 @@ tap_nesting_exit(struct tap_context *c)
 
 /* Globals' locks.  Handlers never overlap in user space, so these only
  * keep the generated code the same as the kernel's (runtime/linux/locks.h):
- * one lock per global, taken in a fixed order at handler start. */
+ * a lock table per handler, taken in a fixed order where the handler first
+ * touches a global. */
 struct tap_lock {
 	int unused;
 };
 #define TAP_LOCK_INIT(name)	{ 0 }
 
+enum tap_lock_mode { TAP_LOCK_EXCL, TAP_LOCK_CPU, TAP_LOCK_ALL };
+
+struct tap_lock_use {
+	struct tap_lock *lock;
+	enum tap_lock_mode mode;
+};
+
+static inline int
+tap_lock_percpu_init(struct tap_lock *l)
+{
+	(void)l;
+	return 0;
+}
+
+static inline void
+tap_lock_percpu_free(struct tap_lock *l)
+{
+	(void)l;
+}
+
 static inline bool
-tap_locks_acquire(struct tap_context *c, struct tap_lock *const *locks,
+tap_locks_acquire(struct tap_context *c, const struct tap_lock_use *locks,
 		  size_t n)
 {
 	(void)c; (void)locks; (void)n;
@@ -214,7 +235,7 @@ tap_locks_acquire(struct tap_context *c, struct tap_lock *const *locks,
 }
 
 static inline void
-tap_locks_release(struct tap_lock *const *locks, size_t n)
+tap_locks_release(const struct tap_lock_use *locks, size_t n)
 {
 	(void)locks; (void)n;
 }
