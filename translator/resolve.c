@@ -376,8 +376,11 @@ fold_defined(struct resolver *r, struct node *n)
 	struct node *arg = n->u.atop.args.v[0];
 	bool defined = false;
 
-	if (arg->kind == N_TARGET && r->dp && !arg->u.target.path.nsteps)
-		defined = lookup_target(r, arg->u.target.name) != NULL;
+	if (arg->kind == N_TARGET && r->dp && !arg->u.target.path.nsteps) {
+		struct context_var *cv = lookup_target(r, arg->u.target.name);
+		/* a DWARF variable with no location at this probe is not */
+		defined = cv && !(cv->dwarf && !cv->access);
+	}
 	n->kind = N_NUMBER;
 	n->u.number.value = defined;
 	n->u.number.text = defined ? "1" : "0";

@@ -64,7 +64,11 @@ struct dw_site {
 	int line;		/* DW_SITE_STATEMENT: the line probed */
 	uint64_t pc;		/* probe address, file layout */
 	/* The ELF symbol holding pc (the out-of-line caller for an inline
-	 * instance) and pc's offset from it: what a probe registers. */
+	 * instance) and pc's offset from it: what a probe registers.  When
+	 * several functions of a vmlinux share the name, the symbol is
+	 * _stext (or _text) instead, which a name lookup finds uniquely.
+	 * Functions in sections kprobes refuse or that are freed after
+	 * boot (.init.text, .noinstr.text, ...) have no sites. */
 	const char *symbol;
 	uint64_t offset;
 	bool external;		/* DW_AT_external (for .exported) */

@@ -30,6 +30,7 @@ struct dw_var_cache {
 struct dw_sym {
 	uint64_t addr, size;
 	const char *name;
+	bool ambiguous;		/* another function has the same name */
 };
 
 struct dw_file {
@@ -46,6 +47,9 @@ struct dw_file {
 				 * (dwfl_module_addrinfo is a linear scan) */
 	size_t nsyms;
 	bool syms_read;
+	uint64_t anchor_addr;	/* _stext / _text of a vmlinux, for sites in
+				 * functions whose name is ambiguous */
+	const char *anchor;
 	struct dw_site **sites;	/* every site handed out (owned) */
 	size_t nsites, capsites;
 	struct dw_var_cache *varc;

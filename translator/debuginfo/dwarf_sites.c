@@ -89,6 +89,54 @@ sym_cmp(const void *a, const void *b)
 	return (x->name[0] == '_') - (y->name[0] == '_');
 }
 
+/* Code that kprobes refuse or that is gone once the kernel or module
+ * has started (SystemTap skips the same). */
+static bool
+unprobeable_section(Elf *elf, GElf_Word shndx)
+{
+	static const char *const deny[] = {
+		".init.text", ".exit.text", ".noinstr.text", ".entry.text",
+		".kprobes.text", ".cpuidle.text", ".head.text",
+	};
+	GElf_Shdr sh;
+	size_t shstrndx;
+	Elf_Scn *scn = elf ? elf_getscn(elf, shndx) : NULL;
+	const char *name;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || elf_getshdrstrndx(elf, &shstrndx) ||
+	    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+		return false;
+	for (size_t i = 0; i < sizeof(deny) / sizeof(deny[0]); i++)
+		if (strcmp(name, deny[i]) == 0)
+			return true;
+	return false;
+}
+
+static int
+sym_name_cmp(const void *a, const void *b)
+{
+	const struct dw_sym *const *x = a, *const *y = b;
+
+	return strcmp((*x)->name, (*y)->name);
+}
+
+/* A kprobe by name finds the first of several functions of one name, so
+ * sites in such functions are placed from an anchor symbol instead. */
+static void
+mark_ambiguous(struct dw_file *f)
+{
+	struct dw_sym **by_name = dw_xalloc((f->nsyms + 1) * sizeof(*by_name));
+
+	for (size_t i = 0; i < f->nsyms; i++)
+		by_name[i] = &f->syms[i];
+	qsort(by_name, f->nsyms, sizeof(*by_name), sym_name_cmp);
+	for (size_t i = 1; i < f->nsyms; i++)
+		if (strcmp(by_name[i - 1]->name, by_name[i]->name) == 0 &&
+		    by_name[i - 1]->addr != by_name[i]->addr)
+			by_name[i - 1]->ambiguous = by_name[i]->ambiguous = true;
+	free(by_name);
+}
+
 static void
 read_symbols(struct dw_file *f)
 {
@@ -101,14 +149,25 @@ read_symbols(struct dw_file *f)
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *elf;
 		const char *name = dwfl_module_getsym_info(f->mod, i, &sym, &addr,
-							   NULL, NULL, NULL);
-		if (!name || !*name || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-		    sym.st_shndx == SHN_UNDEF)
+							   &shndx, &elf, NULL);
+		if (!name || !*name)
 			continue;
-		f->syms[f->nsyms++] = (struct dw_sym){ addr, sym.st_size, name };
+		if (!f->is_module && !f->anchor &&
+		    (strcmp(name, "_stext") == 0 || strcmp(name, "_text") == 0)) {
+			f->anchor = name;
+			f->anchor_addr = addr;
+		}
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    shndx == SHN_UNDEF || unprobeable_section(elf, shndx))
+			continue;
+		f->syms[f->nsyms++] = (struct dw_sym){ addr, sym.st_size, name,
+						       false };
 	}
 	qsort(f->syms, f->nsyms, sizeof(*f->syms), sym_cmp);
+	mark_ambiguous(f);
 }
 
 /* Fill symbol/offset from the ELF function symbols; false when pc is in
@@ -137,6 +196,10 @@ site_symbol(struct dw_file *f, struct dw_site *s)
 		return false;
 	s->symbol = sym->name;
 	s->offset = s->pc - sym->addr;
+	if (sym->ambiguous && f->anchor && s->pc > f->anchor_addr) {
+		s->symbol = f->anchor;
+		s->offset = s->pc - f->anchor_addr;
+	}
 	return true;
 }
 

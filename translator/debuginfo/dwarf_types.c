@@ -258,7 +258,9 @@ dw_type_name(struct dw_file *f, uint64_t type, char *buf, size_t len)
 	switch (dwarf_tag(&die)) {
 	case DW_TAG_pointer_type:
 		dw_type_name(f, ref_type(&die), inner, sizeof(inner));
-		snprintf(buf, len, "%s*", inner);
+		/* as BTF spells it: "char *", "char **" */
+		snprintf(buf, len, "%s%s*", inner,
+			 inner[strlen(inner) - 1] == '*' ? "" : " ");
 		break;
 	case DW_TAG_const_type:
 		dw_type_name(f, ref_type(&die), inner, sizeof(inner));

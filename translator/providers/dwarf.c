@@ -207,7 +207,8 @@ add_site(const struct dw_site *s, void *ctx)
 	pd->symbol = m->modname ? arena_printf(a, "%s:%s", m->modname, s->symbol)
 				: s->symbol;
 	pd->module = m->modname;
-	pd->address = s->kind == DW_SITE_RETURN ? 0 : s->offset;
+	pd->address = s->offset;	/* 0 for .return unless the function's
+					 * name is ambiguous (see dwarf.h) */
 	pd->is_return = s->kind == DW_SITE_RETURN;
 	pd->from_kernel_function = true;	/* parameters in .return are
 						 * read at entry (@entry) */
