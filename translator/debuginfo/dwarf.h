@@ -33,6 +33,8 @@ struct dw_file;
 /* Open `path` (or return the already-open one: files are cached by path
  * for the life of the process). NULL with a message in err. */
 struct dw_file *dw_open(const char *path, char *err, size_t errlen);
+/* Close every file dw_open opened (at exit; sites and vars go too). */
+void dw_close_all(void);
 const char *dw_path(const struct dw_file *f);
 /* Whether the file is a relocatable kernel module. */
 bool dw_is_module(const struct dw_file *f);
@@ -63,6 +65,10 @@ struct dw_site {
 	int decl_line;
 	int line;		/* DW_SITE_STATEMENT: the line probed */
 	uint64_t pc;		/* probe address, file layout */
+	uint64_t link_pc;	/* the same as the ELF file's own address
+				 * (p_vaddr terms: for a user executable or
+				 * library, what uprobes turn into a file
+				 * offset through the program headers) */
 	/* The ELF symbol holding pc (the out-of-line caller for an inline
 	 * instance) and pc's offset from it: what a probe registers.  When
 	 * several functions of a vmlinux share the name, the symbol is

@@ -39,6 +39,7 @@ struct dw_file {
 	Dwfl_Module *mod;
 	Dwarf *dw;
 	Dwarf_Addr bias;	/* file layout = DWARF address + bias */
+	GElf_Addr elf_bias;	/* file layout = ELF address + elf_bias */
 	bool is_module;
 	struct dw_func_entry *funcs;	/* the index, built once */
 	size_t nfuncs, capfuncs;

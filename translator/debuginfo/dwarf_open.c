@@ -101,8 +101,7 @@ dw_open(const char *path, char *err, size_t errlen)
 		free(f);
 		return NULL;
 	}
-	GElf_Addr bias;
-	Elf *elf = dwfl_module_getelf(f->mod, &bias);
+	Elf *elf = dwfl_module_getelf(f->mod, &f->elf_bias);
 	GElf_Ehdr eh;
 	f->is_module = elf && gelf_getehdr(elf, &eh) && eh.e_type == ET_REL;
 	bigger = realloc(open_files, (nopen + 1) * sizeof(*bigger));
@@ -111,6 +110,28 @@ dw_open(const char *path, char *err, size_t errlen)
 	open_files = bigger;
 	open_files[nopen++] = f;
 	return f;
+}
+
+void
+dw_close_all(void)
+{
+	for (size_t i = 0; i < nopen; i++) {
+		struct dw_file *f = open_files[i];
+		for (size_t j = 0; j < f->nsites; j++)
+			free(f->sites[j]);
+		for (size_t j = 0; j < f->nvarc; j++)
+			free(f->varc[j].vars);
+		free(f->sites);
+		free(f->varc);
+		free(f->syms);
+		free(f->funcs);
+		dwfl_end(f->dwfl);
+		free(f->path);
+		free(f);
+	}
+	free(open_files);
+	open_files = NULL;
+	nopen = 0;
 }
 
 const char *

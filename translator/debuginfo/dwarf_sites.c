@@ -214,6 +214,7 @@ emit(struct site_walk *w, struct dw_site *s, Dwarf_Die *die)
 	dwarf_decl_line(die, &s->decl_line);
 	dwarf_formflag(dwarf_attr_integrate(die, DW_AT_external, &attr), &external);
 	s->external = external;
+	s->link_pc = s->pc - w->f->elf_bias;
 	s->die_off = dwarf_dieoffset(die);
 	s->cu_off = w->cu_off;
 	if (!site_symbol(w->f, s))

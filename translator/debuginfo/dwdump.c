@@ -37,9 +37,10 @@ show(const struct dw_site *s, void *ctx)
 	int n = dw_site_vars(file, s, &v, err, sizeof(err));
 
 	(void)ctx;
-	printf("%s@%s:%d line %d pc 0x%llx %s+0x%llx%s\n", s->function,
-	       s->decl_file ? s->decl_file : "?", s->decl_line, s->line,
-	       (unsigned long long)s->pc, s->symbol,
+	printf("%s@%s:%d line %d pc 0x%llx link 0x%llx %s+0x%llx%s\n",
+	       s->function, s->decl_file ? s->decl_file : "?", s->decl_line,
+	       s->line, (unsigned long long)s->pc,
+	       (unsigned long long)s->link_pc, s->symbol,
 	       (unsigned long long)s->offset, s->external ? " external" : "");
 	for (int i = 0; i < n; i++) {
 		printf("  %s %s %s: ", v[i].is_param ? "param" : "local",
@@ -81,5 +82,6 @@ main(int argc, char **argv)
 		return 1;
 	}
 	fprintf(stderr, "%d sites\n", n);
+	dw_close_all();
 	return n ? 0 : 1;
 }
