@@ -9,7 +9,8 @@ if HAVE_CHECK
 DEBUGINFO_UNIT_TESTS = \
 	testsuite/unit/test_btf \
 	testsuite/unit/test_tracepoints \
-	testsuite/unit/test_kernel
+	testsuite/unit/test_kernel \
+	testsuite/unit/test_dwarf
 
 check_PROGRAMS += $(DEBUGINFO_UNIT_TESTS)
 TESTS += $(DEBUGINFO_UNIT_TESTS)
@@ -28,6 +29,10 @@ testsuite_unit_test_tracepoints_LDADD = $(DEBUGINFO_UNIT_LDADD)
 testsuite_unit_test_kernel_SOURCES = testsuite/unit/test_kernel.c
 testsuite_unit_test_kernel_CFLAGS = $(DEBUGINFO_UNIT_CFLAGS)
 testsuite_unit_test_kernel_LDADD = $(DEBUGINFO_UNIT_LDADD)
+
+testsuite_unit_test_dwarf_SOURCES = testsuite/unit/test_dwarf.c
+testsuite_unit_test_dwarf_CFLAGS = $(DEBUGINFO_UNIT_CFLAGS)
+testsuite_unit_test_dwarf_LDADD = $(DEBUGINFO_UNIT_LDADD)
 
 CLEANFILES += testsuite/unit/btf-cache/*
 endif

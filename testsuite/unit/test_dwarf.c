@@ -1,0 +1,231 @@
+/* test_dwarf.c -- Check tests for the DWARF reader (translator/debuginfo/
+ * dwarf*): a small C file written here is compiled with `cc -g -O2`, once
+ * as a relocatable object (like a kernel module: libdwfl must apply its
+ * debug relocations) and once as an executable (user binaries), and the
+ * answers the providers depend on are checked: functions by pattern and
+ * file:line, the site after the prologue as symbol+offset, inlined
+ * instances, a statement line, parameters in registers, struct members
+ * with bitfields, type spellings.  Skipped (77) when there is no cc.
+ */
+#define _GNU_SOURCE	/* asprintf */
+#include "translator/debuginfo/dwarf.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/tapc-test-dwarf-XXXXXX";
+static char *obj, *exe;
+static int call_line;		/* the line of the FIXTURE's marker */
+
+static const char fixture[] =
+	"struct flags { unsigned a:1; unsigned b:3; int c:5; };\n"
+	"struct item { int id; char name[12]; struct flags f; struct item *next; };\n"
+	"long sink;\n"
+	"static inline int sq(int x) { int y = x * x; sink += y; return y; }\n"
+	"__attribute__((noinline)) int use(struct item *it, int k)\n"
+	"{\n"
+	"\tint r = sq(k) + sq(it->id);\n"
+	"\tsink += r; /* marker */\n"
+	"\treturn r + it->f.b;\n"
+	"}\n"
+	"int main(int argc, char **argv) { struct item i = { argc }; (void)argv; return use(&i, 3); }\n";
+
+static void
+setup(void)
+{
+	char *src, *cmd;
+	FILE *f;
+
+	if (!mkdtemp(dir))
+		ck_abort_msg("mkdtemp");
+	if (asprintf(&src, "%s/fix.c", dir) < 0 || asprintf(&obj, "%s/fix.o", dir) < 0 ||
+	    asprintf(&exe, "%s/fix", dir) < 0)
+		abort();
+	f = fopen(src, "w");
+	fputs(fixture, f);
+	fclose(f);
+	call_line = 8;
+	if (asprintf(&cmd, "cc -g -O2 -c -o %s %s && cc -g -O2 -o %s %s",
+		     obj, src, exe, src) < 0)
+		abort();
+	if (system(cmd) != 0) {
+		printf("SKIP: test_dwarf: cannot compile the fixture with cc\n");
+		exit(77);
+	}
+	free(cmd);
+	free(src);
+}
+
+static void
+teardown(void)
+{
+	char *cmd;
+
+	dw_close_all();
+	if (asprintf(&cmd, "rm -rf %s", dir) >= 0 && system(cmd) != 0)
+		fprintf(stderr, "test_dwarf: could not remove %s\n", dir);
+}
+
+struct found {
+	const struct dw_site *s[8];
+	int n;
+};
+
+static bool
+collect(const struct dw_site *s, void *ctx)
+{
+	struct found *f = ctx;
+
+	if (f->n < 8)
+		f->s[f->n++] = s;
+	return true;
+}
+
+static struct found
+sites(const char *path, const char *func, const char *file, int line,
+      enum dw_site_kind kind)
+{
+	char err[256];
+	struct dw_file *f = dw_open(path, err, sizeof(err));
+	struct dw_query q = { func, file, line, 0, kind };
+	struct found out = { 0 };
+
+	ck_assert_msg(f != NULL, "%s", err);
+	ck_assert_int_ge(dw_find_sites(f, &q, collect, &out, err, sizeof(err)), 0);
+	return out;
+}
+
+START_TEST(function_after_prologue)
+{
+	const char *paths[] = { obj, exe };
+
+	for (int i = 0; i < 2; i++) {
+		struct found f = sites(paths[i], "us*", "fix.c", 0, DW_SITE_FUNCTION);
+		ck_assert_int_eq(f.n, 1);
+		ck_assert_str_eq(f.s[0]->function, "use");
+		ck_assert_str_eq(f.s[0]->symbol, "use");
+		ck_assert_int_eq(f.s[0]->decl_line, 5);
+		ck_assert(f.s[0]->external);
+		f = sites(paths[i], "use", "nope.c", 0, DW_SITE_FUNCTION);
+		ck_assert_int_eq(f.n, 0);
+		f = sites(paths[i], "use", NULL, 5, DW_SITE_RETURN);
+		ck_assert_int_eq(f.n, 1);
+		ck_assert_int_eq(f.s[0]->offset, 0);
+	}
+}
+END_TEST
+
+START_TEST(inline_instances_and_statement)
+{
+	struct found f = sites(obj, "sq", NULL, 0, DW_SITE_INLINE);
+
+	ck_assert_int_ge(f.n, 2);
+	for (int i = 0; i < f.n; i++) {
+		ck_assert_str_eq(f.s[i]->function, "sq");
+		/* inlined into use() (or main after inlining use) */
+		ck_assert(strcmp(f.s[i]->symbol, "use") == 0 ||
+			  strcmp(f.s[i]->symbol, "main") == 0);
+	}
+	f = sites(obj, "use", "fix.c", call_line, DW_SITE_STATEMENT);
+	ck_assert_int_eq(f.n, 1);
+	ck_assert_int_eq(f.s[0]->line, call_line);
+	ck_assert_str_eq(f.s[0]->symbol, "use");
+}
+END_TEST
+
+START_TEST(parameters_and_types)
+{
+	char err[256], name[128];
+	struct dw_file *f = dw_open(obj, err, sizeof(err));
+	struct found s = sites(obj, "use", NULL, 0, DW_SITE_FUNCTION);
+	const struct dw_var *v;
+	struct dw_type_info ti;
+	struct dw_member m;
+	int n = dw_site_vars(f, s.s[0], &v, err, sizeof(err));
+
+	ck_assert_int_ge(n, 2);
+	ck_assert_str_eq(v[0].name, "it");
+	ck_assert(v[0].is_param);
+	ck_assert_int_eq(v[0].loc.kind, DW_LOC_REG);
+	ck_assert_str_eq(dw_x86_64_pt_regs_name(v[0].loc.reg), "di");
+	ck_assert_str_eq(dw_type_name(f, v[0].type, name, sizeof(name)),
+			 "struct item *");
+	ck_assert(dw_type_info(f, v[0].type, &ti));
+	ck_assert_int_eq(ti.kind, DW_TYPE_POINTER);
+	ck_assert(dw_type_member(f, ti.target, "name", &m));
+	ck_assert_int_eq(m.offset, 4);
+	ck_assert(dw_type_info(f, m.type, &ti));
+	ck_assert_int_eq(ti.kind, DW_TYPE_ARRAY);
+	ck_assert_int_eq(ti.nelem, 12);
+	dw_type_info(f, v[0].type, &ti);
+	ck_assert(dw_type_member(f, ti.target, "f", &m));
+	ck_assert_int_eq(m.offset, 16);
+	uint64_t flags = m.type;
+	ck_assert(dw_type_member(f, flags, "c", &m));
+	ck_assert_int_eq(m.bit_size, 5);
+	ck_assert_int_eq(m.offset * 8 + (uint64_t)m.bit_offset, 4);
+	ck_assert(dw_type_info(f, m.type, &ti));
+	ck_assert(ti.is_signed);
+	ck_assert(!dw_type_member(f, flags, "zz", &m));
+	ck_assert_str_eq(v[1].name, "k");
+	/* the same answers a second time come from the cache */
+	const struct dw_var *again;
+	ck_assert_int_eq(dw_site_vars(f, s.s[0], &again, err, sizeof(err)), n);
+	ck_assert_ptr_eq(again, v);
+}
+END_TEST
+
+START_TEST(executable_addresses)
+{
+	struct found f = sites(exe, "use", NULL, 0, DW_SITE_FUNCTION);
+	char cmd[512], line[256];
+	unsigned long long addr = 0;
+
+	ck_assert_int_eq(f.n, 1);
+	snprintf(cmd, sizeof(cmd), "nm %s | grep ' T use$'", exe);
+	FILE *p = popen(cmd, "r");
+	if (p && fgets(line, sizeof(line), p))
+		addr = strtoull(line, NULL, 16);
+	if (p)
+		pclose(p);
+	if (!addr)
+		return;	/* no nm: nothing to compare with */
+	ck_assert_uint_eq(f.s[0]->link_pc, addr + f.s[0]->offset);
+}
+END_TEST
+
+START_TEST(missing_file)
+{
+	char err[256];
+
+	ck_assert_ptr_null(dw_open("/nonexistent/x.ko", err, sizeof(err)));
+	ck_assert(strstr(err, "/nonexistent/x.ko") != NULL);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("dwarf");
+	TCase *tc = tcase_create("fixture");
+	SRunner *sr;
+	int failed;
+
+	setup();
+	tcase_add_test(tc, function_after_prologue);
+	tcase_add_test(tc, inline_instances_and_statement);
+	tcase_add_test(tc, parameters_and_types);
+	tcase_add_test(tc, executable_addresses);
+	tcase_add_test(tc, missing_file);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_set_fork_status(sr, CK_NOFORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	teardown();
+	return failed ? 1 : 0;
+}
