@@ -12,6 +12,12 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/kworkload.c \
 	testsuite/kernel/tests/argstr.stp \
 	testsuite/kernel/tests/backtrace.stp \
+	testsuite/kernel/tests/btf_check \
+	testsuite/kernel/tests/btf_fault.stp \
+	testsuite/kernel/tests/btf_sched.stp \
+	testsuite/kernel/tests/btf_sched.out \
+	testsuite/kernel/tests/btf_vfs_read.stp \
+	testsuite/kernel/tests/btf_vfs_read.out \
 	testsuite/kernel/tests/context.stp \
 	testsuite/kernel/tests/counts.stp \
 	testsuite/kernel/tests/errors.stp \
