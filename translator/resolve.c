@@ -376,11 +376,15 @@ fold_defined(struct resolver *r, struct node *n)
 	struct node *arg = n->u.atop.args.v[0];
 	bool defined = false;
 
-	if (arg->kind == N_TARGET && r->dp && !arg->u.target.path.nsteps) {
-		struct context_var *cv = lookup_target(r, arg->u.target.name);
+	if (arg->kind == N_TARGET && r->dp &&
+	    target_is_meta(arg->u.target.name))
+		defined = true;
+	else if (arg->kind == N_TARGET && r->dp)
 		/* a DWARF variable with no location at this probe is not */
-		defined = cv && !(cv->dwarf && !cv->access);
-	}
+		defined = target_defined(r->e, lookup_target(r, arg->u.target.name),
+					 arg);
+	else if (arg->kind == N_CAST)
+		defined = target_defined(r->e, NULL, arg);
 	n->kind = N_NUMBER;
 	n->u.number.value = defined;
 	n->u.number.text = defined ? "1" : "0";

@@ -151,3 +151,34 @@ target_bind_cast(struct elab *e, struct node *n)
 	n->type = type_of(t);
 	return true;
 }
+
+/* Whether binding succeeds, with no diagnostics: @defined(). */
+static bool
+binds_quietly(struct elab *e, struct context_var *cv, struct node *n)
+{
+	struct diag *d = &e->s->diag;
+	struct diag saved = *d;
+	struct node copy = *n;
+	bool ok;
+
+	d->quiet = true;
+	ok = n->kind == N_CAST ? target_bind_cast(e, &copy)
+			       : target_bind_access(e, cv, &copy);
+	ok = ok && d->errors == saved.errors;
+	*d = saved;
+	return ok;
+}
+
+bool
+target_defined(struct elab *e, struct context_var *cv, struct node *n)
+{
+	const struct target_path *path = n->kind == N_CAST ? &n->u.cast.path
+							  : &n->u.target.path;
+
+	if (n->kind == N_TARGET && (!cv || (cv->dwarf && !cv->access)))
+		return false;
+	if (n->kind == N_TARGET && !path->nsteps && !path->addr_of &&
+	    !path->pretty)
+		return true;
+	return binds_quietly(e, cv, n);
+}

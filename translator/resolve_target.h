@@ -40,6 +40,10 @@ bool target_bind_meta(struct elab *e, struct derived_probe *dp,
 /* @cast(...): sets n->u.cast.access and n->type; false after an error. */
 bool target_bind_cast(struct elab *e, struct node *n);
 
+/* @defined(n): whether $var (bound to `cv`, NULL when the probe has
+ * none) or @cast(...) with its whole path resolves; no diagnostics. */
+bool target_defined(struct elab *e, struct context_var *cv, struct node *n);
+
 /* kfunc.c: why a kernel.function probe has no typed parameters (no BTF
  * for it, no DWARF), or NULL. */
 const char *kfunc_untyped_reason(const struct derived_probe *dp);
