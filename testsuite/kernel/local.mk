@@ -22,6 +22,7 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/counts.stp \
 	testsuite/kernel/tests/errors.stp \
 	testsuite/kernel/tests/exit.stp \
+	testsuite/kernel/tests/exit_timer.stp \
 	testsuite/kernel/tests/families.stp \
 	testsuite/kernel/tests/families.out \
 	testsuite/kernel/tests/fault.stp \
