@@ -23,8 +23,6 @@
 #include "translator/resolve_target.h"
 #include "translator/target_btf.h"
 
-extern const struct provider provider_kfunc;
-
 #define KFUNC_MAX_EXPANSION 20000
 #define KFUNC_REG_ARGS 6
 
@@ -200,10 +198,14 @@ kfunc_match(struct elab *e, struct node *point)
 			   "cannot list kernel functions for '%s': %s", pattern, err);
 		return -1;
 	}
-	if (e->s->opts.verbose && !e->listing)
-		fprintf(stderr, "tapc: %s: parameters from %s\n",
-			pp_to_string(e->s->arena, point),
-			k.btf ? btf_source(k.btf) : "nowhere (no BTF)");
+	if (e->s->opts.verbose && !e->listing) {
+		if (k.btf)
+			fprintf(stderr, "tapc: %s: no DWARF; parameters and types from BTF (%s)\n",
+				pp_to_string(e->s->arena, point), btf_source(k.btf));
+		else
+			fprintf(stderr, "tapc: %s: no DWARF and no BTF (%s): no parameters\n",
+				pp_to_string(e->s->arena, point), k.btf_err);
+	}
 	ksym_foreach(t, pattern, 0, add_function, &k);
 	return k.count;
 }
@@ -228,7 +230,12 @@ kfunc_untyped_reason(const struct derived_probe *dp)
 {
 	const struct kfunc_pdata *kp = dp->pdata;
 
-	return dp->provider == &provider_kfunc ? kp->why_untyped : NULL;
+	/* Ours (the DWARF provider hands kernel.function here when the
+	 * kernel has no DWARF): a kernel.function kprobe without DWARF. */
+	if (!kp || pdata_kind_of(kp) != PD_KPROBE ||
+	    !kp->pd.from_kernel_function || kp->pd.dwarf)
+		return NULL;
+	return kp->why_untyped;
 }
 
 /* The parameters, then $return in .return probes (where the parameters
