@@ -17,7 +17,9 @@ TAP_KMOD_FILES = \
 	testsuite/kmod/tests/pretty.out \
 	testsuite/kmod/kernel-dwarf.vmtest \
 	testsuite/kmod/kernel/vfs.stp \
-	testsuite/kmod/kernel/vfs.out
+	testsuite/kmod/kernel/vfs.out \
+	testsuite/kmod/kernel/wildcard.stp \
+	testsuite/kmod/kernel/wildcard.out
 
 EXTRA_DIST += $(TAP_KMOD_FILES) testsuite/kmod/kmod.test
 TESTS += testsuite/kmod/kmod.test

@@ -95,6 +95,7 @@ struct dw_query {
 	const char *file;
 	int line_lo, line_hi;
 	enum dw_site_kind kind;
+	bool every_line;	/* DW_SITE_STATEMENT: FUNC@FILE:* */
 };
 
 typedef bool (*dw_site_fn)(const struct dw_site *site, void *ctx);

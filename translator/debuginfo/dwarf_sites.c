@@ -61,7 +61,8 @@ keep_site(struct dw_file *f, const struct dw_site *s)
 {
 	for (size_t i = 0; i < f->nsites; i++) {
 		struct dw_site *o = f->sites[i];
-		if (o->kind == s->kind && o->pc == s->pc && o->die_off == s->die_off)
+		if (o->kind == s->kind && o->pc == s->pc &&
+		    o->die_off == s->die_off && o->line == s->line)
 			return o;
 	}
 	if (f->nsites == f->capsites) {
@@ -137,15 +138,41 @@ mark_ambiguous(struct dw_file *f)
 	free(by_name);
 }
 
+static int
+str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Drop the functions NOKPROBE_SYMBOL() put on the kprobe blacklist (each
+ * has a _kbl_addr_NAME variable): registering them would fail. */
+static void
+drop_blacklisted(struct dw_file *f, const char **names, size_t nnames)
+{
+	size_t k = 0;
+
+	if (!nnames)
+		return;
+	qsort(names, nnames, sizeof(*names), str_cmp);
+	for (size_t i = 0; i < f->nsyms; i++)
+		if (!bsearch(&f->syms[i].name, names, nnames, sizeof(*names),
+			     str_cmp))
+			f->syms[k++] = f->syms[i];
+	f->nsyms = k;
+}
+
 static void
 read_symbols(struct dw_file *f)
 {
 	int n = dwfl_module_getsymtab(f->mod);
+	const char **blacklist;
+	size_t nblack = 0;
 
 	f->syms_read = true;
 	if (n <= 0)
 		return;
 	f->syms = dw_xalloc((size_t)n * sizeof(*f->syms));
+	blacklist = dw_xalloc((size_t)n * sizeof(*blacklist));
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
@@ -155,6 +182,8 @@ read_symbols(struct dw_file *f)
 							   &shndx, &elf, NULL);
 		if (!name || !*name)
 			continue;
+		if (strncmp(name, "_kbl_addr_", 10) == 0)
+			blacklist[nblack++] = name + 10;
 		if (!f->is_module && !f->anchor &&
 		    (strcmp(name, "_stext") == 0 || strcmp(name, "_text") == 0)) {
 			f->anchor = name;
@@ -166,6 +195,8 @@ read_symbols(struct dw_file *f)
 		f->syms[f->nsyms++] = (struct dw_sym){ addr, sym.st_size, name,
 						       false };
 	}
+	drop_blacklisted(f, blacklist, nblack);
+	free(blacklist);
 	qsort(f->syms, f->nsyms, sizeof(*f->syms), sym_cmp);
 	mark_ambiguous(f);
 }
@@ -260,6 +291,29 @@ inline_instance(Dwarf_Die *inst, void *arg)
 	return w->stop ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
+/* With FUNC@FILE:*, the lowest and highest line of the function's code
+ * in the line table. */
+static bool
+function_lines(struct site_walk *w, Dwarf_Die *die, Dwarf_Lines *lines,
+	       size_t nlines, int *lo, int *hi)
+{
+	*lo = *hi = 0;
+	for (size_t i = 0; i < nlines; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		int ln;
+		if (dwarf_lineaddr(l, &a) || dwarf_haspc(die, a) != 1 ||
+		    dwarf_lineno(l, &ln) || ln <= 0 ||
+		    !file_matches(dwarf_linesrc(l, NULL, NULL), w->q->file))
+			continue;
+		if (!*lo || ln < *lo)
+			*lo = ln;
+		if (ln > *hi)
+			*hi = ln;
+	}
+	return *lo > 0;
+}
+
 /* Every line of q's range inside `die`: its lowest is_stmt address. */
 static void
 statement_sites(struct site_walk *w, Dwarf_Die *die)
@@ -267,11 +321,20 @@ statement_sites(struct site_walk *w, Dwarf_Die *die)
 	Dwarf_Die cu;
 	Dwarf_Lines *lines;
 	size_t nlines;
+	int lo = w->q->line_lo, hi = w->q->line_hi ? w->q->line_hi : lo;
+	Dwarf_Addr *done;	/* addresses probed already: several lines
+				 * can start at one address (inlined code) */
+	size_t ndone = 0;
 
 	if (!dw_die_at(w->f, w->cu_off, &cu) ||
 	    dwarf_getsrclines(&cu, &lines, &nlines) != 0)
 		return;
-	for (int want = w->q->line_lo; want <= (w->q->line_hi ? w->q->line_hi : w->q->line_lo) && !w->stop; want++) {
+	if (w->q->every_line && !function_lines(w, die, lines, nlines, &lo, &hi))
+		return;
+	if (hi < lo)
+		return;
+	done = dw_xalloc((size_t)(hi - lo + 1) * sizeof(*done));
+	for (int want = lo; want <= hi && !w->stop; want++) {
 		Dwarf_Addr best = 0;
 		bool found = false;
 		for (size_t i = 0; i < nlines; i++) {
@@ -288,12 +351,16 @@ statement_sites(struct site_walk *w, Dwarf_Die *die)
 				best = a;
 			found = true;
 		}
+		for (size_t i = 0; found && i < ndone; i++)
+			found = done[i] != best;
 		if (!found)
 			continue;
+		done[ndone++] = best;
 		struct dw_site s = { .kind = DW_SITE_STATEMENT, .line = want,
 				     .pc = best + w->f->bias };
 		emit(w, &s, die);
 	}
+	free(done);
 }
 
 static void

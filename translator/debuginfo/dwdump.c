@@ -74,6 +74,7 @@ main(int argc, char **argv)
 	else if (argc > 3 && strncmp(argv[3], "statement:", 10) == 0) {
 		q.kind = DW_SITE_STATEMENT;
 		q.line_lo = atoi(argv[3] + 10);
+		q.every_line = strcmp(argv[3] + 10, "*") == 0;
 	}
 	q.file = argc > 4 ? argv[4] : NULL;
 	int n = dw_find_sites(file, &q, show, NULL, err, sizeof(err));

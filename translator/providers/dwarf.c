@@ -6,7 +6,7 @@
  *
  *   module("M").function("PATTERN[@FILE[:LINE[-LINE2]]]")[.call|.return|
  *     .inline|.exported]
- *   module("M").statement("FUNC@FILE:LINE[-LINE2]")
+ *   module("M").statement("FUNC@FILE:LINE[-LINE2]"), or :* for every line
  *   kernel.function(...) and kernel.statement(...) likewise
  *
  * Sites come from debuginfo/dwarf.h (after the prologue for .function,
@@ -82,8 +82,10 @@ parse_spec(struct arena *a, const char *spec, struct dw_query *q)
 	q->file = at + 1;
 	if ((colon = strrchr(at + 1, ':'))) {
 		*colon = '\0';
-		if (strcmp(colon + 1, "*") == 0)
+		if (strcmp(colon + 1, "*") == 0) {
+			q->every_line = true;
 			return true;
+		}
 		q->line_lo = (int)strtol(colon + 1, &end, 10);
 		if (end == colon + 1 || q->line_lo <= 0)
 			return false;
@@ -257,9 +259,9 @@ match_sites(struct match_ctx *m, struct dw_query *q, bool statement)
 		if (suffix)
 			return fail(m->e, point, "E_UNSUPPORTED_PROBE", "%s",
 				    ".statement takes no suffix here");
-		if (!q->line_lo)
+		if (!q->line_lo && !q->every_line)
 			return fail(m->e, point, "E_BAD_PROBE_POINT", "%s",
-				    "a statement needs FUNC@FILE:LINE");
+				    "a statement needs FUNC@FILE:LINE (or :* for every line)");
 		return find(m, q, DW_SITE_STATEMENT);
 	}
 	if (!suffix) {		/* as SystemTap: calls and inlined copies */
