@@ -61,9 +61,10 @@
  *      TA_RES_INT      an integer of `size` bytes (1, 2, 4, 8), sign- or
  *                      zero-extended to int64 per `is_signed`.  If
  *                      in_memory, read from V; else V truncated.  With
- *                      bit_size != 0 a bitfield: bit_offset is counted
- *                      from V (the containing storage unit's address or
- *                      value), little-endian, as BTF and DWARF's
+ *                      bit_size != 0 a bitfield: `size` (1..8) bytes are
+ *                      read at V and bit_offset (0..7 after the source
+ *                      folded whole bytes into an ADD) is counted from
+ *                      the first, little-endian, as BTF and DWARF's
  *                      DW_AT_data_bit_offset count it.  Pointers and
  *                      enums are TA_RES_INT of size 8 / their size.
  *      TA_RES_ADDRESS  `&$var->member`: V itself, must be in_memory.
@@ -73,7 +74,9 @@
  *                      TA_RES_INT (a pointer), as in SystemTap: scripts
  *                      call kernel_string() on it.  `user` = the chars
  *                      are in user memory.
- *      TA_RES_PRETTY   `$var$`, `$$parms`...: the text `pretty` describes.
+ *      TA_RES_PRETTY   `$var$`, `$$parms`...: the text `pretty` describes;
+ *                      the access's own base and steps are not used (each
+ *                      piece's value is a complete access).
  *
  * 4. Pretty printing (struct ta_pretty) is expanded by the source, which
  *    knows the types: a sequence of literal texts and values, each value
@@ -81,7 +84,9 @@
  *    `{.a=1, .b=0x0, .c={...}}` is text "{.a=", value a %d, text ", .b=",
  *    value b %#x... Formats follow SystemTap: integers TA_FMT_DEC,
  *    pointers TA_FMT_HEX (0x0 for NULL), char * and char arrays
- *    TA_FMT_QUOTED (the string in double quotes, escaped), function
+ *    TA_FMT_QUOTED (the string in double quotes, escaped; a char * that
+ *    is NULL prints 0x0 and one that cannot be read, such as a user
+ *    pointer, its address in hex, not an error), function
  *    pointers TA_FMT_FUNC ("<function>:0x..."); $$parms/$$vars use
  *    TA_FMT_HEX for everything that is not a string.  A value whose
  *    location is unknown is the literal text "?" instead.  A pointer
