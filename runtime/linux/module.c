@@ -226,16 +226,22 @@ tap_session_arm(void)
 	return 0;
 }
 
+/*
+ * A hit the kernel's kprobes missed (a kprobe hit inside a kprobe handler,
+ * kretprobe instances all in use) is a handler not run: it counts as
+ * skipped, as in SystemTap, and is also given on its own.
+ */
 static void
 tap_send_counts(void)
 {
+	u64 missed = tap_kprobes_missed(tap_module.kprobes,
+					tap_module.n_kprobes);
 	struct tap_msg_counts n = {
-		.skipped = atomic64_read(&tap_skipped_count),
+		.skipped = atomic64_read(&tap_skipped_count) + missed,
 		.lost = tap_transport_lost(),
 		.errors = atomic64_read(&tap_error_count),
 		.warnings = tap_transport_dropped_msgs(),
-		.missed = tap_kprobes_missed(tap_module.kprobes,
-					     tap_module.n_kprobes),
+		.missed = missed,
 	};
 
 	tap_ctl_send(TAP_MSG_COUNTS, &n, sizeof(n));

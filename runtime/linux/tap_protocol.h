@@ -94,7 +94,7 @@ struct tap_msg_status {
 };
 
 struct tap_msg_counts {
-	tap_u64 skipped;	/* handlers not run: reentrancy, locks */
+	tap_u64 skipped;	/* handlers not run: reentrancy, locks, missed */
 	tap_u64 lost;		/* output records dropped: relay full */
 	tap_u64 errors;		/* script run-time errors */
 	tap_u64 warnings;	/* warnings, including ones not delivered */

@@ -29,6 +29,7 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/maxaction.stp \
 	testsuite/kernel/tests/maxnesting.stp \
 	testsuite/kernel/tests/maxskipped.stp \
+	testsuite/kernel/tests/missed.stp \
 	testsuite/kernel/tests/openmissing.stp \
 	testsuite/kernel/tests/openmissing.out \
 	testsuite/kernel/tests/profile.stp \
