@@ -143,8 +143,10 @@ target_bind_meta(struct elab *e, struct derived_probe *dp, struct node *n,
 bool
 target_bind_cast(struct elab *e, struct node *n)
 {
-	struct ta_access *t = tbtf_cast(e, n);
+	struct ta_access *t;
 
+	if (!dwacc_cast(e, n, &t))	/* a module's DWARF, else BTF */
+		t = tbtf_cast(e, n);
 	if (!t)
 		return false;
 	n->u.cast.access = t;

@@ -176,6 +176,11 @@ struct dw_member {
 				 * storage unit of `type`'s size at offset */
 };
 
+/* A named type: "struct NAME", "union NAME", "enum NAME", or a typedef
+ * or base type name; 0 if the file has none.  The first lookup indexes
+ * every CU's top-level types (cached). */
+uint64_t dw_find_type(struct dw_file *f, const char *name);
+
 /* Member `name` of struct/union `type`, looking into anonymous members.
  * False if there is none. */
 bool dw_type_member(struct dw_file *f, uint64_t type, const char *name,

@@ -19,6 +19,13 @@ struct dw_func_entry {
 	uint64_t cu_off;
 };
 
+/* A named type of the index: "struct tk_item", "u32". */
+struct dw_type_entry {
+	char *name;
+	uint64_t die_off;
+	bool complete;		/* not a declaration */
+};
+
 /* The variables of one site, cached by the site's address. */
 struct dw_var_cache {
 	const struct dw_site *site;
@@ -51,6 +58,9 @@ struct dw_file {
 	uint64_t anchor_addr;	/* _stext / _text of a vmlinux, for sites in
 				 * functions whose name is ambiguous */
 	const char *anchor;
+	struct dw_type_entry *types;	/* named types, sorted, built once */
+	size_t ntypes;
+	bool types_read;
 	struct dw_site **sites;	/* every site handed out (owned) */
 	size_t nsites, capsites;
 	struct dw_var_cache *varc;

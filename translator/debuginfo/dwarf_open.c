@@ -125,6 +125,9 @@ dw_close_all(void)
 		free(f->varc);
 		free(f->syms);
 		free(f->funcs);
+		for (size_t j = 0; j < f->ntypes; j++)
+			free(f->types[j].name);
+		free(f->types);
 		dwfl_end(f->dwfl);
 		free(f->path);
 		free(f);

@@ -10,6 +10,7 @@
  * DWARF 5's; DW_AT_bit_offset the older big-endian-style one).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <dwarf.h>
@@ -294,4 +295,88 @@ dw_type_name(struct dw_file *f, uint64_t type, char *buf, size_t len)
 		break;
 	}
 	return buf;
+}
+
+/* ---- the named-type index (for @cast) ---- */
+
+static const char *
+type_prefix(int tag)
+{
+	switch (tag) {
+	case DW_TAG_structure_type: return "struct ";
+	case DW_TAG_union_type: return "union ";
+	case DW_TAG_enumeration_type: return "enum ";
+	case DW_TAG_typedef: case DW_TAG_base_type: return "";
+	default: return NULL;
+	}
+}
+
+static void
+index_type(struct dw_file *f, Dwarf_Die *die, size_t *cap)
+{
+	const char *prefix = type_prefix(dwarf_tag(die));
+	const char *name = dwarf_diename(die);
+	char buf[512];
+
+	if (!prefix || !name)
+		return;
+	if (f->ntypes == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		f->types = realloc(f->types, *cap * sizeof(*f->types));
+		if (!f->types)
+			abort();
+	}
+	snprintf(buf, sizeof(buf), "%s%s", prefix, name);
+	f->types[f->ntypes++] = (struct dw_type_entry){
+		dw_xstrdup(buf), dwarf_dieoffset(die),
+		!dwarf_hasattr(die, DW_AT_declaration) };
+}
+
+static int
+type_entry_cmp(const void *a, const void *b)
+{
+	const struct dw_type_entry *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (int)y->complete - (int)x->complete;
+}
+
+static void
+read_types(struct dw_file *f)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize, cap = 0;
+
+	f->types_read = true;
+	while (dwarf_nextcu(f->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+		if (dwarf_offdie(f->dw, off + hsize, &cu) &&
+		    dwarf_child(&cu, &child) == 0) {
+			do
+				index_type(f, &child, &cap);
+			while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	qsort(f->types, f->ntypes, sizeof(*f->types), type_entry_cmp);
+}
+
+uint64_t
+dw_find_type(struct dw_file *f, const char *name)
+{
+	size_t lo = 0, hi;
+
+	if (!f->types_read)
+		read_types(f);
+	hi = f->ntypes;
+	while (lo < hi) {	/* the first entry >= name: complete first */
+		size_t mid = (lo + hi) / 2;
+		if (strcmp(f->types[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < f->ntypes && strcmp(f->types[lo].name, name) == 0)
+		return f->types[lo].die_off;
+	return 0;
 }

@@ -429,3 +429,72 @@ dwacc_meta(struct elab *e, const struct derived_probe *dp, const char *name,
 	*out = dwacc_parms(e, vars, n, pretty);
 	return true;
 }
+
+/* ---- @cast(ptr, "type", "module") on a module's DWARF ---- */
+
+/* The DWARF file @cast's module names, or NULL to leave it to BTF: the
+ * kernel and <header> forms, and modules without DWARF. */
+static struct dw_file *
+cast_file(struct elab *e, const char *module)
+{
+	char err[512], *path;
+	struct dw_file *f;
+
+	if (!module || strcmp(module, "kernel") == 0 || module[0] == '<')
+		return NULL;
+	struct kernel_target *kt = e->s->kernel;
+	if (module[0] == '/')
+		path = strdup(module);
+	else if (!kt || !(path = dw_kernel_module(kernel_release(kt), module,
+						  err, sizeof(err))))
+		return NULL;
+	f = path ? dw_open(path, err, sizeof(err)) : NULL;
+	free(path);
+	return f;
+}
+
+bool
+dwacc_cast(struct elab *e, struct node *n, struct ta_access **out)
+{
+	struct dw_file *f = cast_file(e, n->u.cast.module);
+	struct arena *a = e->s->arena;
+	char name[256];
+	size_t len;
+	int pointers = 0;
+
+	*out = NULL;
+	if (!f)
+		return false;
+	snprintf(name, sizeof(name), "%s", n->u.cast.type_name);
+	for (len = strlen(name); len && (name[len - 1] == '*' || name[len - 1] == ' '); len--)
+		pointers += name[len - 1] == '*';
+	name[len] = '\0';
+	uint64_t type = dw_find_type(f, name);
+	if (!type) {
+		diag_error(&e->s->diag, n->loc, "E_CAST_TYPE",
+			   "@cast: type '%s' is not in the DWARF of %s",
+			   name, dw_path(f));
+		return true;
+	}
+	if (pointers) {
+		diag_error(&e->s->diag, n->loc, "E_UNSUPPORTED",
+			   "@cast to a pointer type ('%s') is not supported yet; cast to the type pointed to",
+			   n->u.cast.type_name);
+		return true;
+	}
+	/* the operand is the address of an object of that type */
+	struct ta_access *base = ta_new(a, (struct ta_base){
+		.kind = TA_BASE_EXPR, .expr = n->u.cast.operand });
+	ta_push_deref(a, base);
+	const struct target_path *path = &n->u.cast.path;
+	if (!path->nsteps && !path->addr_of && !path->pretty) {
+		base->result = (struct ta_result){ .kind = TA_RES_ADDRESS,
+						   .size = 8 };
+		*out = base;
+		return true;
+	}
+	*out = dwacc_walk(e, f, type, base, path,
+			  arena_printf(a, "@cast(..., \"%s\")", n->u.cast.type_name),
+			  n->loc);
+	return true;
+}

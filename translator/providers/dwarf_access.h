@@ -50,4 +50,10 @@ struct derived_probe;
 bool dwacc_meta(struct elab *e, const struct derived_probe *dp,
 		const char *name, int pretty, struct ta_access **out);
 
+/* @cast(ptr, "type", "module") when `module` is a module with DWARF
+ * (a path to a .ko, or a name found as dw_kernel_module finds it): true
+ * with *out set, or NULL after an error was reported; false to leave it
+ * to BTF (the kernel, <header>, modules without DWARF). */
+bool dwacc_cast(struct elab *e, struct node *n, struct ta_access **out);
+
 #endif
