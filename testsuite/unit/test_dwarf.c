@@ -90,7 +90,8 @@ sites(const char *path, const char *func, const char *file, int line,
 {
 	char err[256];
 	struct dw_file *f = dw_open(path, err, sizeof(err));
-	struct dw_query q = { func, file, line, 0, kind };
+	struct dw_query q = { .func = func, .file = file, .line_lo = line,
+			      .kind = kind };
 	struct found out = { 0 };
 
 	ck_assert_msg(f != NULL, "%s", err);

@@ -77,7 +77,10 @@ struct dw_site {
 	 * boot (.init.text, .noinstr.text, ...) have no sites. */
 	const char *symbol;
 	uint64_t offset;
-	bool external;		/* DW_AT_external (for .exported) */
+	bool external;		/* DW_AT_external */
+	bool exported;		/* .exported: EXPORT_SYMBOL'd (a
+				 * __ksymtab_NAME symbol) in a kernel file;
+				 * external in any other ELF file */
 	/* private: the DIE whose scope the variables come from */
 	uint64_t die_off;
 	uint64_t cu_off;

@@ -55,6 +55,8 @@ struct dw_file {
 				 * (dwfl_module_addrinfo is a linear scan) */
 	size_t nsyms;
 	bool syms_read;
+	const char **ksymtab;	/* names with a __ksymtab_ entry, sorted */
+	size_t nksymtab;
 	uint64_t anchor_addr;	/* _stext / _text of a vmlinux, for sites in
 				 * functions whose name is ambiguous */
 	const char *anchor;

@@ -124,6 +124,7 @@ dw_close_all(void)
 		free(f->sites);
 		free(f->varc);
 		free(f->syms);
+		free(f->ksymtab);
 		free(f->funcs);
 		for (size_t j = 0; j < f->ntypes; j++)
 			free(f->types[j].name);

@@ -172,6 +172,7 @@ read_symbols(struct dw_file *f)
 	if (n <= 0)
 		return;
 	f->syms = dw_xalloc((size_t)n * sizeof(*f->syms));
+	f->ksymtab = dw_xalloc((size_t)n * sizeof(*f->ksymtab));
 	blacklist = dw_xalloc((size_t)n * sizeof(*blacklist));
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
@@ -184,6 +185,9 @@ read_symbols(struct dw_file *f)
 			continue;
 		if (strncmp(name, "_kbl_addr_", 10) == 0)
 			blacklist[nblack++] = name + 10;
+		if (strncmp(name, "__ksymtab_", 10) == 0 &&
+		    GELF_ST_TYPE(sym.st_info) != STT_SECTION)
+			f->ksymtab[f->nksymtab++] = name + 10;
 		if (!f->is_module && !f->anchor &&
 		    (strcmp(name, "_stext") == 0 || strcmp(name, "_text") == 0)) {
 			f->anchor = name;
@@ -196,6 +200,7 @@ read_symbols(struct dw_file *f)
 						       false };
 	}
 	drop_blacklisted(f, blacklist, nblack);
+	qsort(f->ksymtab, f->nksymtab, sizeof(*f->ksymtab), str_cmp);
 	free(blacklist);
 	qsort(f->syms, f->nsyms, sizeof(*f->syms), sym_cmp);
 	mark_ambiguous(f);
@@ -245,6 +250,12 @@ emit(struct site_walk *w, struct dw_site *s, Dwarf_Die *die)
 	dwarf_decl_line(die, &s->decl_line);
 	dwarf_formflag(dwarf_attr_integrate(die, DW_AT_external, &attr), &external);
 	s->external = external;
+	if (!w->f->syms_read)
+		read_symbols(w->f);
+	s->exported = w->f->nksymtab || w->f->is_module
+		? bsearch(&s->function, w->f->ksymtab, w->f->nksymtab,
+			  sizeof(*w->f->ksymtab), str_cmp) != NULL
+		: external;
 	s->link_pc = s->pc - w->f->elf_bias;
 	s->die_off = dwarf_dieoffset(die);
 	s->cu_off = w->cu_off;

@@ -199,7 +199,7 @@ add_site(const struct dw_site *s, void *ctx)
 
 	if (m->count >= DWARF_MAX_EXPANSION)
 		return false;
-	if (m->exported_only && !s->external)
+	if (m->exported_only && !s->exported)
 		return true;
 	struct pdata_kprobe *pd = arena_alloc(a, sizeof(*pd));
 	struct dwarf_probe *dwp = arena_alloc(a, sizeof(*dwp));
