@@ -112,11 +112,15 @@ tap_kprobes_arm(struct tap_kprobe_probe *k, size_t n)
 		}
 		if (k[i].optional)
 			continue;
+		/* "mod:func" not found: the module is not loaded (probes
+		 * do not wait for it) */
 		len = scnprintf(text, sizeof(text),
-				"probe %s: cannot place %s on %s+%lu (%d)",
+				"probe %s: cannot place %s on %s+%lu (%d)%s",
 				k[i].probe.point,
 				k[i].is_return ? "kretprobe" : "kprobe",
-				k[i].symbol, k[i].offset, ret);
+				k[i].symbol, k[i].offset, ret,
+				ret == -ENOENT && strchr(k[i].symbol, ':') ?
+				": is the module loaded?" : "");
 		tap_ctl_send(TAP_MSG_ERROR, text, len);
 		return ret;
 	}
