@@ -26,6 +26,8 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/families.stp \
 	testsuite/kernel/tests/families.out \
 	testsuite/kernel/tests/fault.stp \
+	testsuite/kernel/tests/locks.stp \
+	testsuite/kernel/tests/locks.out \
 	testsuite/kernel/tests/maxaction.stp \
 	testsuite/kernel/tests/maxnesting.stp \
 	testsuite/kernel/tests/maxskipped.stp \
