@@ -45,6 +45,10 @@ struct dwarf_probe {
 	struct context_var **vars;	/* parameters first, then locals */
 	int nvars;
 	struct context_var *ret;	/* .return: $return, or NULL */
+	bool filled;			/* vars read (on first use: a
+					 * wildcard's probes mostly never
+					 * ask) */
+	struct loc at;			/* the point, for errors */
 };
 
 static bool
@@ -135,14 +139,18 @@ make_var(struct elab *e, struct dw_file *f, const struct dw_var *v, int index)
 }
 
 static bool
-fill_vars(struct elab *e, struct dwarf_probe *dp, struct loc at)
+fill_vars(struct elab *e, struct dwarf_probe *dp)
 {
 	const struct dw_var *v;
 	char err[512];
-	int n = dw_site_vars(dp->file, dp->site, &v, err, sizeof(err)), k = 0;
+	int n, k = 0;
 
+	if (dp->filled)
+		return true;
+	dp->filled = true;
+	n = dw_site_vars(dp->file, dp->site, &v, err, sizeof(err));
 	if (n < 0) {
-		diag_error(&e->s->diag, at, "E_NO_DEBUGINFO", "%s", err);
+		diag_error(&e->s->diag, dp->at, "E_NO_DEBUGINFO", "%s", err);
 		return false;
 	}
 	dp->vars = arena_alloc(e->s->arena, sizeof(*dp->vars) * (size_t)(n + 1));
@@ -174,8 +182,8 @@ struct match_ctx {
 	const char *modname;		/* kprobe symbol prefix, NULL: kernel */
 	const char *point_prefix;	/* "module(\"tapkmod\")" or "kernel" */
 	bool exported_only;
+	bool capped;			/* DWARF_MAX_EXPANSION reached */
 	int count;
-	bool failed;
 };
 
 static const char *
@@ -197,8 +205,15 @@ add_site(const struct dw_site *s, void *ctx)
 	struct elab *e = m->e;
 	struct arena *a = e->s->arena;
 
-	if (m->count >= DWARF_MAX_EXPANSION)
+	if (m->count >= DWARF_MAX_EXPANSION) {
+		if (!m->capped && !e->listing)
+			diag_warning(&e->s->diag, m->point->loc, "W_TOO_MANY_PROBES",
+				     "'%s' matches more than %d probe sites; only the first %d are probed",
+				     pp_to_string(e->s->arena, m->point),
+				     DWARF_MAX_EXPANSION, DWARF_MAX_EXPANSION);
+		m->capped = true;
 		return false;
+	}
 	if (m->exported_only && !s->exported)
 		return true;
 	struct pdata_kprobe *pd = arena_alloc(a, sizeof(*pd));
@@ -215,10 +230,7 @@ add_site(const struct dw_site *s, void *ctx)
 	pd->from_kernel_function = true;	/* parameters in .return are
 						 * read at entry (@entry) */
 	pd->dwarf = dwp;
-	if (!fill_vars(e, dwp, m->point->loc)) {
-		m->failed = true;
-		return false;
-	}
+	dwp->at = m->point->loc;
 	const char *name = s->kind == DW_SITE_STATEMENT
 		? arena_printf(a, "%s.statement(\"%s@%s:%d\")", m->point_prefix,
 			       s->function, s->decl_file ? s->decl_file : "?", s->line)
@@ -240,7 +252,7 @@ find(struct match_ctx *m, struct dw_query *q, enum dw_site_kind kind)
 	n = dw_find_sites(m->file, q, add_site, m, err, sizeof(err));
 	if (n < 0)
 		return fail(m->e, m->point, "E_NO_DEBUGINFO", "%s", err);
-	return m->failed ? -1 : n;
+	return n;
 }
 
 /* The site kinds the point's suffix asks for, then the matching. */
@@ -353,18 +365,24 @@ dwarf_match(struct elab *e, struct node *point)
 
 /* ---- context ---- */
 
-static const struct dwarf_probe *
-dwarf_of(const struct derived_probe *dp)
+/* The probe's DWARF data with its variables read, or NULL for a probe
+ * kfunc.c made. */
+static struct dwarf_probe *
+dwarf_of(struct elab *e, const struct derived_probe *dp)
 {
 	const struct pdata_kprobe *pd = dp->pdata;
+	struct dwarf_probe *d = pd && pdata_kind_of(pd) == PD_KPROBE ?
+		(struct dwarf_probe *)pd->dwarf : NULL;
 
-	return pd && pdata_kind_of(pd) == PD_KPROBE ? pd->dwarf : NULL;
+	if (d)
+		fill_vars(e, d);
+	return d;
 }
 
 static struct context_var *
 dwarf_context(struct elab *e, struct derived_probe *dp, const char *name)
 {
-	const struct dwarf_probe *d = dwarf_of(dp);
+	const struct dwarf_probe *d = dwarf_of(e, dp);
 
 	if (!d)
 		return provider_kfunc.context(e, dp, name);
@@ -380,7 +398,7 @@ dwarf_context(struct elab *e, struct derived_probe *dp, const char *name)
 static int
 dwarf_list(struct elab *e, struct derived_probe *dp, struct context_var ***out)
 {
-	const struct dwarf_probe *d = dwarf_of(dp);
+	const struct dwarf_probe *d = dwarf_of(e, dp);
 
 	if (!d)
 		return provider_kfunc.list_context(e, dp, out);
@@ -409,7 +427,7 @@ dwacc_meta(struct elab *e, const struct derived_probe *dp, const char *name,
 	   int pretty, struct ta_access **out)
 {
 	const struct dwarf_probe *d = dp->provider == &provider_dwarf ?
-		dwarf_of(dp) : NULL;
+		dwarf_of(e, dp) : NULL;
 	bool parms = strcmp(name, "parms") == 0;
 	bool locals = strcmp(name, "locals") == 0;
 	struct context_var **vars;
