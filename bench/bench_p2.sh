@@ -79,11 +79,13 @@ if [ -n "$TAPC_KREL" ]; then
 	best "kprobe.function(\"vfs_*\")" -r "$TAPC_KREL" -e 'probe kprobe.function("vfs_*") { print(1) }'
 	# kernel.function with its parameters: from BTF, and from the debug
 	# vmlinux (linux-image-KREL-dbg) when it is installed.
-	TAPC_KERNEL_DEBUGINFO=btf best "kernel.function(\"vfs_*\") BTF" -r "$TAPC_KREL" -e 'probe kernel.function("vfs_*") { print(1) }'
+	TAPC_KERNEL_DEBUGINFO=btf best "kernel.function vfs_* BTF" -r "$TAPC_KREL" -e 'probe kernel.function("vfs_*") { print(1) }'
 	if [ -r "/usr/lib/debug/boot/vmlinux-$TAPC_KREL" ] ||
 	   [ -r "/usr/lib/debug/lib/modules/$TAPC_KREL/vmlinux" ]; then
-		best "kernel.function(\"vfs_*\") DWARF" -r "$TAPC_KREL" -e 'probe kernel.function("vfs_*") { print(1) }'
-		best "  ... reading \$\$parms" -r "$TAPC_KREL" -e 'probe kernel.function("vfs_*") { print($$parms) }'
+		# cold: no function index cached on disk (an unwritable cache dir)
+		XDG_CACHE_HOME=/proc/tapc-no-cache best "  ... DWARF, cold" -r "$TAPC_KREL" -e 'probe kernel.function("vfs_*") { print(1) }'
+		best "  ... DWARF, index cached" -r "$TAPC_KREL" -e 'probe kernel.function("vfs_*") { print(1) }'
+		best "  ... DWARF, \$\$parms" -r "$TAPC_KREL" -e 'probe kernel.function("vfs_*") { print($$parms) }'
 	else
 		echo "kernel.function DWARF case skipped: no linux-image-$TAPC_KREL-dbg"
 	fi

@@ -51,6 +51,8 @@ struct dw_file {
 	struct dw_func_entry *funcs;	/* the index, built once */
 	size_t nfuncs, capfuncs;
 	bool indexed;
+	char *cache_buf;	/* the disk cache's bytes: funcs[].name
+				 * point into them (else into libdw) */
 	struct dw_sym *syms;	/* function symbols by address, built once
 				 * (dwfl_module_addrinfo is a linear scan) */
 	size_t nsyms;
@@ -76,6 +78,10 @@ char *dw_xstrdup(const char *s);
 void dw_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 bool dw_die_at(struct dw_file *f, uint64_t off, Dwarf_Die *out);
+
+/* dwarf_cache.c: the function index of a big file on disk. */
+bool dw_cache_load(struct dw_file *f);
+void dw_cache_store(const struct dw_file *f);
 
 /* dwarf_vars.c: the location of `die` (a variable or parameter) at DWARF
  * address pc within function `func` (for its frame base). */

@@ -125,6 +125,7 @@ dw_close_all(void)
 		free(f->varc);
 		free(f->syms);
 		free(f->ksymtab);
+		free(f->cache_buf);
 		free(f->funcs);
 		for (size_t j = 0; j < f->ntypes; j++)
 			free(f->types[j].name);
@@ -277,6 +278,10 @@ dw_build_index(struct dw_file *f, char *err, size_t errlen)
 
 	if (f->indexed)
 		return true;
+	if (dw_cache_load(f)) {
+		f->indexed = true;
+		return true;
+	}
 	while (dwarf_nextcu(f->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 
@@ -289,5 +294,6 @@ dw_build_index(struct dw_file *f, char *err, size_t errlen)
 		off = next;
 	}
 	f->indexed = true;
+	dw_cache_store(f);
 	return true;
 }
