@@ -15,6 +15,8 @@ TAP_CORE_H_FILES = \
 	runtime/core/map.h \
 	runtime/core/format.h \
 	runtime/core/tapstring.h \
+	runtime/core/limits.h \
+	runtime/core/handler.h \
 	runtime/core/core.h
 
 TAP_CORE_C_FILES = \

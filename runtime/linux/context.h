@@ -20,42 +20,11 @@
 #include <linux/atomic.h>
 #include <linux/ptrace.h>
 
-/* -D NAME=VALUE limits, SystemTap's spelling first (as runtime/user). */
-#if defined(MAXACTION) && !defined(TAP_MAXACTION)
-#define TAP_MAXACTION		MAXACTION
-#endif
-#if defined(MAXNESTING) && !defined(TAP_MAXNESTING)
-#define TAP_MAXNESTING		MAXNESTING
-#endif
-#if defined(MAXERRORS) && !defined(TAP_MAXERRORS)
-#define TAP_MAXERRORS		MAXERRORS
-#endif
-#if defined(MAXSKIPPED) && !defined(TAP_MAXSKIPPED)
-#define TAP_MAXSKIPPED		MAXSKIPPED
-#endif
-#if defined(MAXACTION_INTERRUPTIBLE) && !defined(TAP_MAXACTION_INTERRUPTIBLE)
-#define TAP_MAXACTION_INTERRUPTIBLE	MAXACTION_INTERRUPTIBLE
-#endif
-
+#include "../core/limits.h"
 #include "../core/core.h"
 
 #ifndef TAP_OUTBUF_SIZE
 #define TAP_OUTBUF_SIZE		8192	/* one handler's output before a commit */
-#endif
-#ifndef TAP_MAXSKIPPED
-#define TAP_MAXSKIPPED		100	/* skipped handlers before the script stops */
-#endif
-#ifndef TAP_MAXERRORS
-#define TAP_MAXERRORS		0	/* errors tolerated; the next one stops */
-#endif
-#ifndef TAP_MAXACTION
-#define TAP_MAXACTION		1000	/* statements per handler */
-#endif
-#ifndef TAP_MAXNESTING
-#define TAP_MAXNESTING		10	/* function call depth */
-#endif
-#ifndef TAP_MAXACTION_INTERRUPTIBLE	/* begin, end and error probes */
-#define TAP_MAXACTION_INTERRUPTIBLE	(TAP_MAXACTION * 10)
 #endif
 #ifndef TAP_OVERLOAD_INTERVAL_NS
 #define TAP_OVERLOAD_INTERVAL_NS	1000000000ULL	/* measuring window */
@@ -124,52 +93,13 @@ void tap_context_exit(struct tap_context *c);
  */
 __printf(2, 3) void tap_error(struct tap_context *c, const char *fmt, ...);
 
-/* A script error at a statement: message and "near" text separately, as
- * try/catch hands the catch variable only the message. */
-static inline void
-tap_error_at(struct tap_context *c, const char *msg, const char *near)
-{
-	tap_error(c, "%s", msg);
-	c->last_stmt = near;
-}
-
 /* The script's warn(): a WARNING line on taprun's stderr; no stop. */
 __printf(2, 3) void tap_warn(struct tap_context *c, const char *fmt, ...);
-
-/* Count one statement; false (and a script error) past MAXACTION. */
-static inline bool
-tap_action(struct tap_context *c, unsigned long n)
-{
-	c->actions += n;
-	if (likely(c->actions <= c->maxaction))
-		return true;
-	tap_error(c, "MAXACTION exceeded");
-	return false;
-}
 
 /* One more skipped handler; past MAXSKIPPED the script stops. */
 void tap_count_skip(void);
 
-/*
- * Around each call of a script function: false (and a script error) past
- * MAXNESTING; generated code returns without calling, and always pairs a
- * true tap_nesting_enter() with tap_nesting_exit().
- */
-static inline bool
-tap_nesting_enter(struct tap_context *c)
-{
-	if (likely(++c->nesting <= TAP_MAXNESTING))
-		return true;
-	c->nesting--;
-	tap_error(c, "MAXNESTING exceeded");
-	return false;
-}
-
-static inline void
-tap_nesting_exit(struct tap_context *c)
-{
-	c->nesting--;
-}
+#include "../core/handler.h"
 
 /* The script's exit(): stop the session soon, from any context. */
 void tap_request_exit(void);

@@ -19,6 +19,7 @@
 #include <linux/kprobes.h>
 #include <linux/tracepoint.h>
 #include "../core/core.h"
+#include "context.h"	/* struct tap_global_param, via core/handler.h */
 
 struct tap_context;
 
@@ -88,14 +89,6 @@ struct tap_kprobe_probe {
 		struct kretprobe krp;
 	} u;
 	bool armed;
-};
-
-/* A scalar global that -G name=value may set before begin probes. */
-struct tap_global_param {
-	const char *name;
-	enum tap_type type;	/* TAP_T_LONG or TAP_T_STRING */
-	int64_t *l;
-	char *s;		/* MAXSTRINGLEN bytes */
 };
 
 struct tap_module_desc {

@@ -22,44 +22,11 @@
 #define _GNU_SOURCE	/* gettid(), program_invocation_short_name */
 #endif
 
-/* -D NAME=VALUE limits, SystemTap's spelling first. */
-#if defined(MAXACTION) && !defined(TAP_MAXACTION)
-#define TAP_MAXACTION		MAXACTION
-#endif
-#if defined(MAXNESTING) && !defined(TAP_MAXNESTING)
-#define TAP_MAXNESTING		MAXNESTING
-#endif
-#if defined(MAXERRORS) && !defined(TAP_MAXERRORS)
-#define TAP_MAXERRORS		MAXERRORS
-#endif
-#if defined(MAXSKIPPED) && !defined(TAP_MAXSKIPPED)
-#define TAP_MAXSKIPPED		MAXSKIPPED
-#endif
-
 #ifndef TAP_OUTBUF_SIZE		/* one handler's output before a flush;
 				 * a whole histogram (128 rows) must fit */
 #define TAP_OUTBUF_SIZE		65536
 #endif
-#ifndef TAP_MAXSKIPPED
-#define TAP_MAXSKIPPED		100
-#endif
-#ifndef TAP_MAXERRORS
-#define TAP_MAXERRORS		0
-#endif
-#ifndef TAP_MAXACTION
-#define TAP_MAXACTION		1000
-#endif
-#ifndef TAP_MAXNESTING
-#define TAP_MAXNESTING		10
-#endif
-/* begin, end and error probes may run longer, as stap's (which run them
- * where they can be interrupted) */
-#if defined(MAXACTION_INTERRUPTIBLE) && !defined(TAP_MAXACTION_INTERRUPTIBLE)
-#define TAP_MAXACTION_INTERRUPTIBLE	MAXACTION_INTERRUPTIBLE
-#endif
-#ifndef TAP_MAXACTION_INTERRUPTIBLE
-#define TAP_MAXACTION_INTERRUPTIBLE	(TAP_MAXACTION * 10)
-#endif
+#include "../core/limits.h"
 #define TAP_ERRBUF_SIZE		256
 
 #include "../core/core.h"
@@ -90,14 +57,6 @@ struct tap_timer_probe {
 	uint64_t randomize_ns;	/* +/- this much, uniformly; 0 for none */
 	/* runtime */
 	uint64_t next_ns;
-};
-
-/* A scalar global that -G name=value may set before begin probes. */
-struct tap_global_param {
-	const char *name;
-	enum tap_type type;	/* TAP_T_LONG or TAP_T_STRING */
-	int64_t *l;
-	char *s;		/* MAXSTRINGLEN bytes */
 };
 
 struct tap_module_desc {
@@ -158,44 +117,7 @@ void tap_context_exit(struct tap_context *c);
 void tap_error(struct tap_context *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* A script error at a statement: message and "near" text separately, as
- * try/catch hands the catch variable only the message. */
-static inline void
-tap_error_at(struct tap_context *c, const char *msg, const char *near)
-{
-	tap_error(c, "%s", msg);
-	c->last_stmt = near;
-}
-
-/* Count n statements; false (and a script error) past MAXACTION. */
-static inline bool
-tap_action(struct tap_context *c, unsigned long n)
-{
-	c->actions += n;
-	if (likely(c->actions <= c->maxaction))
-		return true;
-	tap_error(c, "MAXACTION exceeded");
-	return false;
-}
-
-/* A script function call one level deeper; false (and a script error)
- * past MAXNESTING.  Pair a true tap_nesting_enter() with
- * tap_nesting_exit(). */
-static inline bool
-tap_nesting_enter(struct tap_context *c)
-{
-	if (likely(++c->nesting <= TAP_MAXNESTING))
-		return true;
-	c->nesting--;
-	tap_error(c, "MAXNESTING exceeded");
-	return false;
-}
-
-static inline void
-tap_nesting_exit(struct tap_context *c)
-{
-	c->nesting--;
-}
+#include "../core/handler.h"
 
 /* Globals' locks.  Handlers never overlap in user space, so these only
  * keep the generated code the same as the kernel's (runtime/linux/locks.h):
