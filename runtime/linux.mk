@@ -24,6 +24,14 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/probes_timer.c \
 	runtime/linux/probes_tracepoint.c \
 	runtime/linux/probes_kprobe.c \
+	runtime/linux/probes_uprobe.h \
+	runtime/linux/probes_uprobe.c \
+	runtime/linux/ustack.h \
+	runtime/linux/ustack.c \
+	runtime/linux/compat/compat_uprobe.h \
+	runtime/linux/compat/tests/uprobe_register_ptr.c \
+	runtime/linux/compat/tests/uprobe_unregister_nosync.c \
+	runtime/linux/compat/tests/uprobe_handler_data.c \
 	runtime/linux/module.c \
 	runtime/linux/compat/compat.h \
 	runtime/linux/compat/tapconf.sh \

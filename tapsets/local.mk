@@ -14,6 +14,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/kprocess.stp \
 	tapsets/linux/memory.stp \
 	tapsets/linux/netdev.stp \
+	tapsets/linux/registers.stp \
 	tapsets/linux/scheduler.stp \
 	tapsets/linux/signal.stp \
 	tapsets/linux/syscalls.stp \
@@ -22,5 +23,6 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/task.stp \
 	tapsets/linux/tcp.stp \
 	tapsets/linux/time.stp \
+	tapsets/linux/ucontext.stp \
 	tapsets/linux/timer.stp \
 	tapsets/linux/vfs.stp

@@ -728,6 +728,7 @@ cg_module_desc(struct cg *g)
 	nerr = cg_be_table(g, PD_ERROR, "__tap_error");
 	nt = cg_timer_table(g);
 	cg_kernel_tables(g, &kc);
+	cg_uprobe_tables(g);
 	np = cg_params(g);
 	cg_blank(&g->w);
 	cg_open(&g->w, "struct tap_module_desc tap_module =");

@@ -73,6 +73,13 @@ struct cg_kernel_counts {
 void cg_kernel_tables(struct cg *g, struct cg_kernel_counts *out);
 const char *cg_target_expr(struct cg *g, struct node *n);
 
+/* codegen_uprobe.c: user-space probes' tables (always emitted for the
+ * kernel target) and their context variables. */
+void cg_uprobe_tables(struct cg *g);
+const char *cg_uprobe_target_expr(struct cg *g, struct node *n,
+				  const struct derived_probe *dp,
+				  const struct context_var *cv);
+
 /* codegen.c */
 char *cg_fmt(struct cg *g, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

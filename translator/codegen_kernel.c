@@ -411,6 +411,8 @@ cg_target_expr(struct cg *g, struct node *n)
 				      CG_SYSCALL_RET_SLOT);
 		return cg_fmt(g, "(((int64_t *)c->probe_data)[%d])",
 			      cv->arg_index);
+	case PD_UPROBE:
+		return cg_uprobe_target_expr(g, n, dp, cv);
 	case PD_KPROBE:
 		if (cv->arg_index >= 0)
 			return cg_fmt(g, "((int64_t)c->regs->%s)",

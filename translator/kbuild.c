@@ -22,6 +22,7 @@
 #include "translator/debuginfo/kernel.h"
 #include "translator/hash.h"
 #include "translator/paths.h"
+#include "translator/providers/provider.h"
 #include "translator/sema.h"
 #include "translator/spawn.h"
 
@@ -96,6 +97,7 @@ kbuild_cache_key(struct session *s)
 		hash_str(&h, kernel_build_dir(s->kernel));
 	}
 	hash_tree(&h, paths_runtime_dir(), 0);
+	process_hash_inputs(s, &h);
 	hash_hex(&h, hex);
 	return arena_strdup(s->arena, hex);
 }

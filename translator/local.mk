@@ -40,6 +40,8 @@ translator_libtapc_a_SOURCES = \
 	translator/providers/dwarf.c \
 	translator/providers/dwarf_access.c \
 	translator/providers/dwarf_access.h \
+	translator/providers/process.c \
+	translator/providers/process_dwarf.c translator/providers/process_dwarf.h \
 	translator/providers/syscall_table.h \
 	translator/hash.c translator/hash.h \
 	translator/paths.c translator/paths.h \

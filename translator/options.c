@@ -110,12 +110,13 @@ enum {
 	OPT_DUMP_FUNCTIONS,
 	OPT_DUMP_PROBE_TYPES,
 	OPT_DUMP_PROBE_ALIASES,
+	OPT_LDD,
 };
 
 /* Leading '-': non-options come back in order as code 1, so the script file
  * and its arguments are seen where they stand whatever POSIXLY_CORRECT says.
  * Then ':': a missing value comes back as ':' and we word the message. */
-static const char short_options[] = "-:e:p:vkm:r:I:D:guwWc:x:o:bs:S:G:l:L:tT:B:hV";
+static const char short_options[] = "-:e:p:vkm:r:I:D:guwWc:x:o:bs:S:G:l:L:tT:B:hVd:";
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -127,6 +128,7 @@ static const struct option long_options[] = {
 	{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
 	{ "dump-probe-types", no_argument, NULL, OPT_DUMP_PROBE_TYPES },
 	{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_PROBE_ALIASES },
+	{ "ldd", no_argument, NULL, OPT_LDD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -134,7 +136,7 @@ static const struct option long_options[] = {
  * which ways of giving the script were used. */
 struct parse_state {
 	struct session *s;
-	int args_cap, include_cap, define_cap, global_cap;
+	int args_cap, include_cap, define_cap, global_cap, sym_file_cap;
 	int script_sources;	/* -e, -l, -L seen: at most one allowed */
 	bool want_help, want_version;
 };
@@ -214,6 +216,18 @@ push_include(struct parse_state *ps, const char *dir)
 				     sizeof(*o->include_dirs),
 				     &ps->include_cap, o->ninclude_dirs + 1);
 	o->include_dirs[o->ninclude_dirs++] = dir;
+}
+
+/* -d PATH: a file whose symbols user backtraces name. */
+static void
+push_sym_file(struct parse_state *ps, const char *path)
+{
+	struct options *o = &ps->s->opts;
+
+	o->sym_files = arena_grow(ps->s->arena, o->sym_files,
+				  sizeof(*o->sym_files), &ps->sym_file_cap,
+				  o->nsym_files + 1);
+	o->sym_files[o->nsym_files++] = path;
 }
 
 /* ---- one handler per option that needs more than a store ---- */
@@ -496,6 +510,8 @@ handle_option(struct parse_state *ps, int c, const char *arg)
 	case 'W': o->warnings_as_errors = true; return true;
 	case 'c': o->target_command = arg; return true;
 	case 'x': return opt_pid(ps, arg);
+	case 'd': push_sym_file(ps, arg); return true;
+	case OPT_LDD: o->ldd = true; return true;
 	case 'o': o->output_file = arg; return true;
 	case 'b': o->bulk_mode = true; return true;
 	case 's': return opt_buffer_size(ps, arg);
@@ -702,6 +718,9 @@ static const char help_text[] =
 "Running:\n"
 "  -c CMD                arm the probes, run CMD, stop when CMD exits\n"
 "  -x PID                make target() return PID\n"
+"  -d PATH               name user addresses in PATH (a program or library)\n"
+"                        in ubacktrace() and usymname()\n"
+"  --ldd                 and in the shared libraries of probed programs\n"
 "  -o FILE               write the script's output to FILE\n"
 "  -b                    bulk mode: write one output file per CPU\n"
 "  -s NUM                use NUM megabytes of output buffer per CPU\n"

@@ -53,6 +53,9 @@ struct options {
 	bool warnings_as_errors;	/* -W */
 	const char *target_command;	/* -c CMD */
 	int target_pid;			/* -x PID */
+	const char **sym_files;		/* -d PATH: symbols for ubacktrace */
+	int nsym_files;
+	bool ldd;			/* --ldd: and the libraries they use */
 	const char *output_file;	/* -o FILE */
 	bool bulk_mode;			/* -b */
 	int buffer_mb;			/* -s NUM */

@@ -11,6 +11,7 @@
 #include "compat/compat.h"
 #include "context.h"
 #include "memory.h"
+#include "probes_uprobe.h"
 
 bool
 tap_kread(struct tap_context *c, void *dst, const void *src, size_t size)
@@ -90,12 +91,23 @@ tap_ustring(struct tap_context *c, char *dst, const char __user *src,
 
 /* ---- $target reads ---- */
 
+/* $target memory: the probed task's user memory in a uprobe handler
+ * (process().function $vars), kernel memory everywhere else. */
+static bool
+tap_target_read(struct tap_context *c, void *dst, const void *src,
+		size_t size)
+{
+	if (tap_uprobe_current(c))
+		return tap_uread(c, dst, (const void __user *)src, size);
+	return tap_kread(c, dst, src, size);
+}
+
 bool
 tap_kread_addr(struct tap_context *c, u64 *v)
 {
 	u64 p;
 
-	if (!tap_kread(c, &p, (const void *)(unsigned long)*v, sizeof(p)))
+	if (!tap_target_read(c, &p, (const void *)(unsigned long)*v, sizeof(p)))
 		return false;
 	*v = p;
 	return true;
@@ -110,7 +122,7 @@ tap_kread_int(struct tap_context *c, u64 addr, int size, bool is_signed,
 
 	if (size != 1 && size != 2 && size != 4 && size != 8)
 		size = 8;
-	if (!tap_kread(c, &u, src, size))
+	if (!tap_target_read(c, &u, src, size))
 		return false;
 	switch (size) {
 	case 1: *out = is_signed ? (s64)(s8)u.b : (s64)u.b; break;
@@ -131,7 +143,8 @@ tap_kread_bits(struct tap_context *c, u64 addr, int nbytes, int bit_off,
 
 	if (nbytes < 1 || nbytes > 8 || bits < 1 || bit_off + bits > 64)
 		return false;
-	if (!tap_kread(c, bytes, (const void *)(unsigned long)addr, nbytes))
+	if (!tap_target_read(c, bytes, (const void *)(unsigned long)addr,
+			     nbytes))
 		return false;
 	for (i = nbytes - 1; i >= 0; i--)	/* little-endian */
 		v = (v << 8) | bytes[i];
@@ -151,12 +164,15 @@ tap_kread_chars(struct tap_context *c, char *dst, u64 addr, size_t n)
 	const char *src = (const char *)(unsigned long)addr;
 	char *nul;
 
+	if (!n && tap_uprobe_current(c))
+		return tap_ustring(c, dst, (const char __user *)src,
+				   MAXSTRINGLEN);
 	if (!n)
 		return tap_kstring(c, dst, src, MAXSTRINGLEN);
 	if (n > MAXSTRINGLEN - 1)
 		n = MAXSTRINGLEN - 1;
 	/* An array need not end in NUL: read exactly its bytes. */
-	if (!tap_kread(c, dst, src, n))
+	if (!tap_target_read(c, dst, src, n))
 		return -EFAULT;
 	dst[n] = '\0';
 	nul = memchr(dst, '\0', n);

@@ -21,6 +21,7 @@
 #include "context.h"
 #include "output.h"
 #include "probes.h"
+#include "probes_uprobe.h"
 #include "transport.h"
 #include "ksyms.h"
 
@@ -127,6 +128,7 @@ tap_run_special(const struct tap_probe *p, int state)
 static void
 tap_disarm_all(void)
 {
+	tap_uprobes_disarm();
 	tap_kprobes_disarm(tap_module.kprobes, tap_module.n_kprobes);
 	tap_tracepoints_disarm(tap_module.tracepoints,
 			       tap_module.n_tracepoints);
@@ -148,6 +150,8 @@ tap_arm_all(void)
 					  tap_module.n_tracepoints);
 	if (!ret)
 		ret = tap_kprobes_arm(tap_module.kprobes, tap_module.n_kprobes);
+	if (!ret)
+		ret = tap_uprobes_arm();
 	if (ret)
 		tap_disarm_all();
 	return ret;

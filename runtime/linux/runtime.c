@@ -13,4 +13,6 @@
 #include "probes_timer.c"
 #include "probes_tracepoint.c"
 #include "probes_kprobe.c"
+#include "probes_uprobe.c"
+#include "ustack.c"
 #include "module.c"

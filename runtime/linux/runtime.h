@@ -21,6 +21,8 @@
 #include "locks.h"
 #include "ksyms.h"
 #include "probes.h"
+#include "probes_uprobe.h"
+#include "ustack.h"
 #include "transport.h"
 
 #endif /* TAP_LINUX_RUNTIME_H */

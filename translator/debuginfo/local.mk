@@ -23,7 +23,11 @@ translator_debuginfo_libtapdebuginfo_a_SOURCES = \
 	translator/debuginfo/dwarf_sites.c \
 	translator/debuginfo/dwarf_vars.c \
 	translator/debuginfo/dwarf_types.c \
-	translator/debuginfo/dwarf_cache.c
+	translator/debuginfo/dwarf_cache.c \
+	translator/debuginfo/elf_syms.h \
+	translator/debuginfo/elf_syms.c \
+	translator/debuginfo/sdt.h \
+	translator/debuginfo/sdt.c
 translator_debuginfo_libtapdebuginfo_a_CPPFLAGS = $(AM_CPPFLAGS) \
 	$(LIBDW_CFLAGS) $(LIBELF_CFLAGS)
 

@@ -42,6 +42,7 @@ struct provider {
 enum pdata_kind {
 	PD_BEGIN, PD_END, PD_ERROR, PD_NEVER,
 	PD_TIMER, PD_PROFILE, PD_TRACEPOINT, PD_KPROBE, PD_SYSCALL,
+	PD_UPROBE, PD_PROCESS,
 };
 
 struct pdata_begin_end {
@@ -93,11 +94,55 @@ struct pdata_syscall {
 	bool is_return;
 };
 
+/* process("PATH").function/.statement/.mark (process.c): a uprobe at
+ * a file offset.  context_var.arg_index: UPROBE_ARG_RETURN for $return,
+ * N for $argN+1 of a mark (args[N]). */
+#define UPROBE_ARG_RETURN (-1)
+
+struct sdt_arg;
+struct process_dwarf;
+
+struct pdata_uprobe {
+	enum pdata_kind kind;		/* PD_UPROBE */
+	const char *path;		/* canonical path of the ELF file */
+	uint64_t offset;		/* file offset of the probed byte */
+	uint64_t vaddr;			/* its link-time address */
+	uint64_t ref_ctr_offset;	/* SDT semaphore's file offset, or 0 */
+	const char *function;		/* symbol, for .function */
+	const char *mark;		/* marker name, for .mark */
+	bool is_return;
+	bool at_entry;			/* on a function's first instruction */
+	struct process_dwarf *dwarf;	/* $vars from DWARF, or NULL */
+	int pid;			/* process(PID): only this process */
+	int nargs;			/* .mark: its operands */
+	struct sdt_arg *args;
+	uint64_t *arg_sym_vaddr;	/* link-time address of each operand's
+					 * symbol (rip-relative globals) */
+};
+
+/* process[("PATH"|PID)].begin/.end, .thread.begin/.end (process.c). */
+enum process_event {
+	PROC_BEGIN, PROC_END, PROC_THREAD_BEGIN, PROC_THREAD_END,
+};
+
+struct pdata_process {
+	enum pdata_kind kind;		/* PD_PROCESS */
+	enum process_event event;
+	const char *path;		/* only this program, or NULL */
+	int pid;			/* only this process, or 0 */
+};
+
 static inline enum pdata_kind
 pdata_kind_of(const void *pdata)
 {
 	return *(const enum pdata_kind *)pdata;
 }
+
+/* process.c: what the module cache key must cover besides the program:
+ * the probed files (a rebuilt program moves its offsets), -d, --ldd. */
+struct hash;
+struct session;
+void process_hash_inputs(struct session *s, struct hash *h);
 
 /* The registry, in the order providers are asked. */
 extern const struct provider *const provider_registry[];

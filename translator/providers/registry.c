@@ -14,6 +14,7 @@ extern const struct provider provider_kprobe;
 extern const struct provider provider_syscall;
 extern const struct provider provider_dwarf;
 extern const struct provider provider_kfunc;
+extern const struct provider provider_process;
 extern const struct provider provider_unsupported;
 
 const struct provider *const provider_registry[] = {
@@ -24,6 +25,7 @@ const struct provider *const provider_registry[] = {
 	&provider_syscall,
 	&provider_dwarf,	/* before kfunc: DWARF when the kernel has it */
 	&provider_kfunc,
+	&provider_process,
 	&provider_unsupported,	/* last: recognises the rest by name */
 	NULL,
 };

@@ -1,0 +1,444 @@
+/*
+ * probes_uprobe.c -- user-space probes: uprobes and uretprobes on a file's
+ * inode (process("PATH").function/.statement/.mark), and the process
+ * life-cycle events (process.begin/.end/.thread.begin/.thread.end) on the
+ * scheduler's tracepoints.
+ *
+ * Takes: tap_uprobe_tables (generated).  Produces: armed probes; handlers
+ * run in the probed task with c->regs = its user registers and the hit
+ * published for the u* tapset functions (tap_uprobe_current).
+ * Must not: leave a uprobe registered or an inode referenced on any path;
+ * sleep in a handler.
+ *
+ * Events: .begin is the exec of a program (in the new program); .end the
+ * exit of a process's last thread; .thread.begin a new thread's first
+ * return to user space (sys_exit of clone with 0, in the new thread);
+ * .thread.end the exit of a thread that is not the last.  Whether an
+ * exiting task ran PATH is no longer visible at exit (its mm is gone), so
+ * the processes that exec'd a program some probe names are remembered by
+ * tgid in a small table, inherited by fork.
+ */
+#include <linux/kernel.h>
+#include <linux/namei.h>
+#include <linux/fs.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/binfmts.h>
+#include <linux/percpu.h>
+#include <asm/syscall.h>
+#include <asm/unistd.h>
+#include "compat/compat_uprobe.h"
+#include "context.h"
+#include "probes.h"
+#include "probes_uprobe.h"
+#include "transport.h"
+
+static DEFINE_PER_CPU(const struct tap_uprobe_hit *, tap_uprobe_hit_cpu);
+
+const struct tap_uprobe_hit *
+tap_uprobe_current(struct tap_context *c)
+{
+	const struct tap_uprobe_hit *h = __this_cpu_read(tap_uprobe_hit_cpu);
+
+	return h && h->c == c ? h : NULL;
+}
+
+static void
+tap_uprobe_run(struct tap_uprobe_probe *u, struct pt_regs *regs,
+	       unsigned long pc, unsigned long func)
+{
+	struct tap_uprobe_hit hit = { .u = u, .pc = pc, .func = func };
+	struct tap_context *c;
+
+	if (u->pid && current->tgid != u->pid)
+		return;
+	c = tap_context_enter(&u->probe, TAP_SESSION_RUNNING);
+	if (!c)
+		return;
+	hit.c = c;
+	c->regs = regs;
+	c->probe_data = &hit;
+	__this_cpu_write(tap_uprobe_hit_cpu, &hit);
+	u->probe.handler(c);
+	__this_cpu_write(tap_uprobe_hit_cpu, NULL);
+	tap_context_exit(c);
+}
+
+static int
+tap_uprobe_handler(TAP_UPROBE_HANDLER_ARGS)
+{
+	struct tap_uprobe_probe *u = container_of(uc, struct tap_uprobe_probe,
+						  uc);
+
+	/* handle_swbp() has set ip back to the probed instruction */
+	tap_uprobe_run(u, regs, instruction_pointer(regs), 0);
+	return 0;
+}
+
+static int
+tap_uretprobe_handler(TAP_URETPROBE_HANDLER_ARGS)
+{
+	struct tap_uprobe_probe *u = container_of(uc, struct tap_uprobe_probe,
+						  uc);
+
+	/* ip is the return address in the caller by now */
+	tap_uprobe_run(u, regs, instruction_pointer(regs), func);
+	return 0;
+}
+
+/* The inode of path, referenced, or an ERR_PTR. */
+static struct inode *
+tap_path_inode(const char *path)
+{
+	struct path p;
+	struct inode *inode;
+	int ret = kern_path(path, LOOKUP_FOLLOW, &p);
+
+	if (ret)
+		return ERR_PTR(ret);
+	inode = igrab(d_inode(p.dentry));
+	path_put(&p);
+	return inode ? inode : ERR_PTR(-ENOENT);
+}
+
+static void
+tap_uprobe_complain(const char *point, const char *what, const char *path,
+		    int err)
+{
+	char text[320];
+	int n = scnprintf(text, sizeof(text), "probe %s: %s %s (%d)", point,
+			  what, path, err);
+
+	tap_ctl_send(TAP_MSG_ERROR, text, n);
+}
+
+static int
+tap_uprobe_arm_one(struct tap_uprobe_probe *u)
+{
+	struct inode *inode = tap_path_inode(u->path);
+	int ret;
+
+	if (IS_ERR(inode)) {
+		if (u->optional)
+			return 0;
+		tap_uprobe_complain(u->probe.point, "cannot find", u->path,
+				    (int)PTR_ERR(inode));
+		return PTR_ERR(inode);
+	}
+	memset(&u->uc, 0, sizeof(u->uc));
+	if (u->is_return)
+		u->uc.ret_handler = tap_uretprobe_handler;
+	else
+		u->uc.handler = tap_uprobe_handler;
+	ret = tap_uprobe_register(inode, u->offset, u->ref_ctr_offset, &u->uc,
+				  &u->handle);
+	if (ret) {
+		iput(inode);
+		if (u->optional)
+			return 0;
+		tap_uprobe_complain(u->probe.point, "cannot place a uprobe in",
+				    u->path, ret);
+		return ret;
+	}
+	u->inode = inode;
+	u->armed = true;
+	return 0;
+}
+
+/* ---- process life-cycle events ---- */
+
+#define TAP_UPROC_TGIDS 1024	/* processes running a named program */
+#define TAP_UPROC_PROBES 64	/* slots looked at per tgid */
+
+static struct {
+	atomic_t tgid;
+	struct inode *inode;
+} tap_uproc_tgids[TAP_UPROC_TGIDS];
+
+static unsigned int
+tap_uproc_slot(int tgid, unsigned int i)
+{
+	return ((unsigned int)tgid * 2654435761u + i) % TAP_UPROC_TGIDS;
+}
+
+static void
+tap_uproc_forget(int tgid)
+{
+	unsigned int i, s;
+
+	for (i = 0; i < TAP_UPROC_PROBES; i++) {
+		s = tap_uproc_slot(tgid, i);
+		if (atomic_read(&tap_uproc_tgids[s].tgid) == tgid) {
+			WRITE_ONCE(tap_uproc_tgids[s].inode, NULL);
+			atomic_set(&tap_uproc_tgids[s].tgid, 0);
+		}
+	}
+}
+
+static void
+tap_uproc_remember(int tgid, struct inode *inode)
+{
+	unsigned int i, s;
+
+	tap_uproc_forget(tgid);
+	if (!inode)
+		return;
+	for (i = 0; i < TAP_UPROC_PROBES; i++) {
+		s = tap_uproc_slot(tgid, i);
+		if (atomic_cmpxchg(&tap_uproc_tgids[s].tgid, 0, tgid) == 0) {
+			WRITE_ONCE(tap_uproc_tgids[s].inode, inode);
+			return;
+		}
+	}
+	/* table full: this process's end events are missed */
+}
+
+static struct inode *
+tap_uproc_program(int tgid)
+{
+	unsigned int i, s;
+
+	for (i = 0; i < TAP_UPROC_PROBES; i++) {
+		s = tap_uproc_slot(tgid, i);
+		if (atomic_read(&tap_uproc_tgids[s].tgid) == tgid)
+			return READ_ONCE(tap_uproc_tgids[s].inode);
+	}
+	return NULL;
+}
+
+/* A named program's inode, if inode is one; else NULL. */
+static struct inode *
+tap_uproc_named(struct inode *inode)
+{
+	size_t i;
+
+	for (i = 0; inode && i < tap_uprobe_tables.n_uprocs; i++)
+		if (tap_uprobe_tables.uprocs[i].inode == inode)
+			return inode;
+	return NULL;
+}
+
+static void
+tap_uproc_fire(enum tap_uproc_event ev, struct inode *program)
+{
+	struct tap_uproc_probe *p;
+	struct tap_context *c;
+	size_t i;
+
+	for (i = 0; i < tap_uprobe_tables.n_uprocs; i++) {
+		p = &tap_uprobe_tables.uprocs[i];
+		if (p->event != ev || (p->pid && p->pid != current->tgid) ||
+		    (p->path && p->inode != program))
+			continue;
+		c = tap_context_enter(&p->probe, TAP_SESSION_RUNNING);
+		if (!c)
+			continue;
+		c->regs = task_pt_regs(current);
+		p->probe.handler(c);
+		tap_context_exit(c);
+	}
+}
+
+static void
+tap_uproc_exec_cb(void *data, struct task_struct *p, pid_t old_pid,
+		  struct linux_binprm *bprm)
+{
+	struct inode *program = bprm->file ? file_inode(bprm->file) : NULL;
+
+	tap_uproc_remember(current->tgid, tap_uproc_named(program));
+	tap_uproc_fire(TAP_UPROC_BEGIN, program);
+}
+
+static void
+tap_uproc_fork_cb(void *data, struct task_struct *parent,
+		  struct task_struct *child)
+{
+	/* a new process runs its parent's program until it execs */
+	if (child->tgid != parent->tgid)
+		tap_uproc_remember(child->tgid, tap_uproc_program(parent->tgid));
+}
+
+static void
+tap_uproc_exit_cb(void *data, struct task_struct *p)
+{
+	struct inode *program = tap_uproc_program(current->tgid);
+
+	/* signal->live was decremented before this tracepoint */
+	if (atomic_read(&current->signal->live) == 0) {
+		tap_uproc_fire(TAP_UPROC_END, program);
+		tap_uproc_forget(current->tgid);
+	} else {
+		tap_uproc_fire(TAP_UPROC_THREAD_END, program);
+	}
+}
+
+static void
+tap_uproc_sys_exit_cb(void *data, struct pt_regs *regs, long ret)
+{
+	long nr = syscall_get_nr(current, regs);
+
+	/* a new thread's first return to user space */
+	if (ret == 0 && current->pid != current->tgid &&
+	    (nr == __NR_clone || nr == __NR_clone3))
+		tap_uproc_fire(TAP_UPROC_THREAD_BEGIN,
+			       tap_uproc_program(current->tgid));
+}
+
+static struct tap_tracepoint_probe tap_uproc_tps[] = {
+	{ .probe = { .point = "process.begin" }, .name = "sched_process_exec",
+	  .callback = (void *)tap_uproc_exec_cb },
+	{ .probe = { .point = "process.begin" }, .name = "sched_process_fork",
+	  .callback = (void *)tap_uproc_fork_cb },
+	{ .probe = { .point = "process.end" }, .name = "sched_process_exit",
+	  .callback = (void *)tap_uproc_exit_cb },
+	{ .probe = { .point = "process.thread.begin" }, .name = "sys_exit",
+	  .callback = (void *)tap_uproc_sys_exit_cb },
+};
+
+static bool
+tap_uproc_wants(enum tap_uproc_event ev)
+{
+	size_t i;
+
+	for (i = 0; i < tap_uprobe_tables.n_uprocs; i++)
+		if (tap_uprobe_tables.uprocs[i].event == ev)
+			return true;
+	return false;
+}
+
+static int
+tap_uprocs_arm(void)
+{
+	struct tap_uproc_probe *p;
+	size_t i;
+
+	if (!tap_uprobe_tables.n_uprocs)
+		return 0;
+	memset(tap_uproc_tgids, 0, sizeof(tap_uproc_tgids));
+	for (i = 0; i < tap_uprobe_tables.n_uprocs; i++) {
+		p = &tap_uprobe_tables.uprocs[i];
+		if (!p->path)
+			continue;
+		p->inode = tap_path_inode(p->path);
+		if (IS_ERR(p->inode)) {
+			tap_uprobe_complain(p->probe.point, "cannot find",
+					    p->path, (int)PTR_ERR(p->inode));
+			p->inode = NULL;
+			return -ENOENT;
+		}
+	}
+	/* only the tracepoints some probe needs (sys_exit is costly) */
+	if (!tap_uproc_wants(TAP_UPROC_THREAD_BEGIN))
+		return tap_tracepoints_arm(tap_uproc_tps,
+					   ARRAY_SIZE(tap_uproc_tps) - 1);
+	return tap_tracepoints_arm(tap_uproc_tps, ARRAY_SIZE(tap_uproc_tps));
+}
+
+static void
+tap_uprocs_disarm(void)
+{
+	size_t i;
+
+	tap_tracepoints_disarm(tap_uproc_tps, ARRAY_SIZE(tap_uproc_tps));
+	for (i = 0; i < tap_uprobe_tables.n_uprocs; i++) {
+		if (tap_uprobe_tables.uprocs[i].inode)
+			iput(tap_uprobe_tables.uprocs[i].inode);
+		tap_uprobe_tables.uprocs[i].inode = NULL;
+	}
+}
+
+/* ---- the files ubacktrace() symbolizes ---- */
+
+static void
+tap_usym_files_open(void)
+{
+	struct tap_usym_file *f;
+	size_t i;
+
+	for (i = 0; i < tap_uprobe_tables.n_usym_files; i++) {
+		f = &tap_uprobe_tables.usym_files[i];
+		f->inode = tap_path_inode(f->path);
+		if (IS_ERR(f->inode))
+			f->inode = NULL;	/* not on this system: no names */
+	}
+}
+
+static void
+tap_usym_files_close(void)
+{
+	struct tap_usym_file *f;
+	size_t i;
+
+	for (i = 0; i < tap_uprobe_tables.n_usym_files; i++) {
+		f = &tap_uprobe_tables.usym_files[i];
+		if (f->inode)
+			iput(f->inode);
+		f->inode = NULL;
+	}
+}
+
+/* ---- arm and disarm everything (process context) ---- */
+
+int
+tap_uprobes_arm(void)
+{
+	size_t i;
+	int ret;
+
+	tap_usym_files_open();
+	ret = tap_uprocs_arm();
+	for (i = 0; !ret && i < tap_uprobe_tables.n_uprobes; i++)
+		ret = tap_uprobe_arm_one(&tap_uprobe_tables.uprobes[i]);
+	return ret;	/* the caller disarms what was armed on failure */
+}
+
+void
+tap_uprobes_disarm(void)
+{
+	struct tap_uprobe_probe *u;
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < tap_uprobe_tables.n_uprobes; i++) {
+		u = &tap_uprobe_tables.uprobes[i];
+		if (!u->armed)
+			continue;
+		tap_uprobe_unregister_nosync(u->inode, u->offset, &u->uc,
+					     u->handle);
+		any = true;
+	}
+	if (any)
+		tap_uprobe_unregister_sync();
+	for (i = 0; i < tap_uprobe_tables.n_uprobes; i++) {
+		u = &tap_uprobe_tables.uprobes[i];
+		if (!u->armed)
+			continue;
+		iput(u->inode);
+		u->inode = NULL;
+		u->armed = false;
+	}
+	tap_uprocs_disarm();
+	tap_usym_files_close();
+}
+
+/* ---- for generated code: $argN of SDT markers ---- */
+
+/* size bytes of user memory at addr, extended to 64 bits; a script error
+ * (and 0) when it cannot be read. */
+int64_t
+tap_sdt_read(struct tap_context *c, unsigned long addr, int size,
+	     bool is_signed)
+{
+	union { u8 b; u16 h; u32 w; u64 q; } v = { .q = 0 };
+
+	if (copy_from_user_nofault(&v, (const void __user *)addr, size)) {
+		tap_error(c, "user read fault at 0x%lx", addr);
+		return 0;
+	}
+	switch (size) {
+	case 1: return is_signed ? (int64_t)(s8)v.b : (int64_t)v.b;
+	case 2: return is_signed ? (int64_t)(s16)v.h : (int64_t)v.h;
+	case 4: return is_signed ? (int64_t)(s32)v.w : (int64_t)v.w;
+	default: return (int64_t)v.q;
+	}
+}

@@ -1,0 +1,106 @@
+/*
+ * probes_uprobe.h -- the tables generated code fills for user-space
+ * probes, and what their handlers and the u* tapset functions share.
+ *
+ * process("PATH").function/.statement/.mark: one struct tap_uprobe_probe
+ * each, a uprobe (uretprobe for .return) on PATH's inode at a file offset.
+ * The handler runs in the probed task (preemptible, may fault; the
+ * context makes it atomic like every other probe); c->regs holds the
+ * user registers.
+ *
+ * process[("PATH"|PID)].begin/.end/.thread.begin/.thread.end: one struct
+ * tap_uproc_probe each, driven by the sched_process_exec/exit and
+ * sys_exit tracepoints, run in the task the event is about.
+ *
+ * Files whose symbols ubacktrace()/usymname() print: struct
+ * tap_usym_file, symbols sorted by file offset.
+ */
+#ifndef TAP_LINUX_PROBES_UPROBE_H
+#define TAP_LINUX_PROBES_UPROBE_H
+
+#include <linux/types.h>
+#include <linux/uprobes.h>
+#include "probes.h"
+
+struct tap_context;
+struct inode;
+
+struct tap_uprobe_probe {
+	struct tap_probe probe;
+	const char *path;
+	u64 offset;		/* file offset of the probed instruction */
+	u64 ref_ctr_offset;	/* SDT semaphore, 0 for none */
+	bool is_return;
+	bool at_entry;		/* first instruction of a function */
+	bool optional;		/* a missing file is not an error */
+	int pid;		/* process(PID): only that process */
+	/* runtime */
+	struct uprobe_consumer uc;
+	struct inode *inode;
+	void *handle;
+	bool armed;
+};
+
+enum tap_uproc_event {
+	TAP_UPROC_BEGIN, TAP_UPROC_END, TAP_UPROC_THREAD_BEGIN,
+	TAP_UPROC_THREAD_END,
+};
+
+struct tap_uproc_probe {
+	struct tap_probe probe;
+	enum tap_uproc_event event;
+	const char *path;	/* only this program, or NULL */
+	int pid;		/* only this process, or 0 */
+	/* runtime */
+	struct inode *inode;
+};
+
+struct tap_usym {
+	u64 offset;		/* file offset of the symbol's first byte */
+	u32 size;
+	u32 name;		/* into the file's names */
+};
+
+struct tap_usym_file {
+	const char *path;
+	const struct tap_usym *syms;
+	size_t nsyms;
+	const char *names;
+	/* runtime */
+	struct inode *inode;
+};
+
+/* What a uprobe handler tells the u* functions: set between its
+ * tap_context_enter and exit on this CPU. */
+struct tap_uprobe_hit {
+	struct tap_context *c;
+	const struct tap_uprobe_probe *u;
+	unsigned long pc;	/* the probed address */
+	unsigned long func;	/* .return: the function's entry */
+};
+
+struct tap_uprobe_tables {
+	struct tap_uprobe_probe *uprobes;
+	size_t n_uprobes;
+	struct tap_uproc_probe *uprocs;
+	size_t n_uprocs;
+	struct tap_usym_file *usym_files;
+	size_t n_usym_files;
+};
+
+/* Defined by every generated kernel module (empty tables when the
+ * script has no user-space probes). */
+extern struct tap_uprobe_tables tap_uprobe_tables;
+
+int tap_uprobes_arm(void);
+void tap_uprobes_disarm(void);
+
+/* For $argN of markers: size bytes of user memory at addr; a script
+ * error and 0 on a fault. */
+int64_t tap_sdt_read(struct tap_context *c, unsigned long addr, int size,
+		     bool is_signed);
+
+/* The hit of the handler running on this CPU in context c, or NULL. */
+const struct tap_uprobe_hit *tap_uprobe_current(struct tap_context *c);
+
+#endif /* TAP_LINUX_PROBES_UPROBE_H */

@@ -1,0 +1,24 @@
+## testsuite/uprobe/local.mk -- the uprobe tier (testsuite/uprobe/run):
+## user-space probes on testsuite/uprobe/uprog.c and the malloc example in
+## ONE VM boot.  `make check-uprobe` runs it alone; `make check` runs it as
+## testsuite/uprobe/uprobe.test, skipped (77) without qemu, kernel headers
+## or <sys/sdt.h>.
+
+TAP_UPROBE_FILES = \
+	testsuite/uprobe/run \
+	testsuite/uprobe/uprog.c \
+	testsuite/uprobe/uprobe.vmtest.in \
+	testsuite/uprobe/tests/calls.stp \
+	testsuite/uprobe/tests/calls.out \
+	testsuite/uprobe/tests/threads.stp \
+	testsuite/uprobe/tests/threads.out \
+	testsuite/uprobe/tests/malloc.out \
+	examples/malloc.stp
+
+EXTRA_DIST += $(TAP_UPROBE_FILES) testsuite/uprobe/uprobe.test
+TESTS += testsuite/uprobe/uprobe.test
+
+check-uprobe: tapc$(EXEEXT) loader/taprun-static$(EXEEXT)
+	$(srcdir)/testsuite/uprobe/run
+
+.PHONY: check-uprobe

@@ -1,0 +1,122 @@
+/*
+ * uprog.c -- the program the uprobe tier probes: functions with known
+ * arguments and results, SDT markers (<sys/sdt.h>) with register, stack
+ * and global operands, allocations of known sizes from a known call
+ * chain, and threads.  Built with -g and frame pointers, dynamically
+ * linked (so libc's malloc is probed in the library).
+ *
+ *   uprog calls     add(3, 4), add(-10, 2), greet("world", 5), markers
+ *   uprog malloc    malloc sizes 16 x 8, 100 x 4, 5000 x 2 (the large
+ *                   ones through level1 -> level2 -> level3)
+ *   uprog threads   two threads, joined
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sdt.h>
+
+long counter = 41;
+
+__attribute__((noinline)) int
+add(int a, int b)
+{
+	return a + b;
+}
+
+__attribute__((noinline)) long
+greet(const char *who, long n)
+{
+	return (long)strlen(who) + n;
+}
+
+static void
+calls(void)
+{
+	const char *text = "hello";
+	int i;
+
+	fprintf(stderr, "add=%d\n", add(3, 4));
+	fprintf(stderr, "add=%d\n", add(-10, 2));
+	fprintf(stderr, "greet=%ld\n", greet("world", 5));
+	for (i = 1; i <= 3; i++)
+		STAP_PROBE2(uprog, tick, i, (long)-7 * i);
+	STAP_PROBE1(uprog, global, counter);
+	counter++;
+	STAP_PROBE3(uprog, text, text, counter, (short)-2);
+}
+
+__attribute__((noinline)) static void
+level3(size_t n)
+{
+	void *p = malloc(n);
+
+	memset(p, 0, n);
+	free(p);
+}
+
+__attribute__((noinline)) static void
+level2(size_t n)
+{
+	level3(n);
+}
+
+__attribute__((noinline)) static void
+level1(size_t n)
+{
+	level2(n);
+}
+
+static void
+allocations(void)
+{
+	void *small[8];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		small[i] = malloc(16);
+	for (i = 0; i < 8; i++)
+		free(small[i]);
+	for (i = 0; i < 4; i++)
+		free(malloc(100));
+	level1(5000);
+	level1(5000);
+	fputs("malloc done\n", stderr);
+}
+
+static void *
+worker(void *arg)
+{
+	return arg;
+}
+
+static void
+threads(void)
+{
+	pthread_t t[2];
+	int i;
+
+	for (i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, worker, NULL);
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	fputs("threads done\n", stderr);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "calls";
+
+	if (!strcmp(mode, "calls"))
+		calls();
+	else if (!strcmp(mode, "malloc"))
+		allocations();
+	else if (!strcmp(mode, "threads"))
+		threads();
+	else {
+		fprintf(stderr, "usage: uprog calls|malloc|threads\n");
+		return 2;
+	}
+	return 0;
+}

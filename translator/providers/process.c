@@ -1,0 +1,519 @@
+/*
+ * process.c -- user-space probes: process("PATH"|PID).function("PATTERN")
+ * [.call|.return], .statement(ADDR), .mark("NAME") (SDT notes),
+ * .library("LIB").function(...), and the life-cycle events
+ * process[("PATH"|PID)].begin/.end, process[...].thread.begin/.end.
+ *
+ * PATH is resolved as stap does (a name without '/' is searched in $PATH)
+ * and read with libelf (debuginfo/elf_syms.c): functions come from the
+ * symbol table, so no debug information is needed; a probe lands on the
+ * function's first instruction.  Without a PATH, .function/.mark use the
+ * program of -c CMD.  Context variables: $return in .return probes,
+ * $arg1..$argN in .mark probes; $var of a function needs DWARF for user
+ * programs, which is not supported yet (the error says so).
+ */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "translator/debuginfo/elf_syms.h"
+#include "translator/debuginfo/sdt.h"
+#include "translator/elab.h"
+#include "translator/hash.h"
+#include "translator/providers/process_dwarf.h"
+#include "translator/providers/provider.h"
+
+#define PROCESS_MAX_EXPANSION 5000
+
+enum shape_what { W_EVENT, W_FUNCTION, W_STATEMENT, W_MARK };
+
+struct process_shape {
+	const char *path;		/* as written, or NULL */
+	int64_t pid;
+	const char *library;
+	enum shape_what what;
+	enum process_event event;
+	const char *pattern;		/* function or mark pattern */
+	const char *provider;		/* .provider("P").mark(...) */
+	int64_t address;
+	bool is_return;
+};
+
+static bool
+process_claims(const struct node *point)
+{
+	return pp_is(point, 0, "process");
+}
+
+static bool
+parse_event(const struct node *point, int i, struct process_shape *k)
+{
+	bool thread = pp_is(point, i, "thread");
+
+	if (thread)
+		i++;
+	if (pp_arg(point, i) || i + 1 != point->u.point.ncomps)
+		return false;
+	k->what = W_EVENT;
+	if (pp_is(point, i, "begin"))
+		k->event = thread ? PROC_THREAD_BEGIN : PROC_BEGIN;
+	else if (pp_is(point, i, "end"))
+		k->event = thread ? PROC_THREAD_END : PROC_END;
+	else
+		return false;
+	return true;
+}
+
+static bool
+parse_probe_kind(const struct node *point, int i, struct process_shape *k)
+{
+	if (pp_is(point, i, "function") && pp_arg_string(point, i)) {
+		k->what = W_FUNCTION;
+		k->pattern = pp_arg_string(point, i++);
+		if (pp_is(point, i, "return") && !pp_arg(point, i))
+			k->is_return = true, i++;
+		else if (pp_is(point, i, "call") && !pp_arg(point, i))
+			i++;
+	} else if (pp_is(point, i, "statement") &&
+		   pp_arg_number(point, i, &k->address)) {
+		k->what = W_STATEMENT;
+		i++;
+		if (pp_is(point, i, "absolute") && !pp_arg(point, i))
+			i++;
+	} else {
+		if (pp_is(point, i, "provider") && pp_arg_string(point, i))
+			k->provider = pp_arg_string(point, i++);
+		if (!pp_is(point, i, "mark") || !pp_arg_string(point, i))
+			return false;
+		k->what = W_MARK;
+		k->pattern = pp_arg_string(point, i++);
+	}
+	return i == point->u.point.ncomps;
+}
+
+static bool
+parse_shape(const struct node *point, struct process_shape *k)
+{
+	int i = 1;
+
+	memset(k, 0, sizeof(*k));
+	if (pp_arg(point, 0) && !(k->path = pp_arg_string(point, 0)) &&
+	    !pp_arg_number(point, 0, &k->pid))
+		return false;
+	if (pp_is(point, i, "library") && pp_arg_string(point, i))
+		k->library = pp_arg_string(point, i++);
+	if (pp_is(point, i, "begin") || pp_is(point, i, "end") ||
+	    pp_is(point, i, "thread"))
+		return !k->library && parse_event(point, i, k);
+	return parse_probe_kind(point, i, k);
+}
+
+/* The first word of -c CMD, for process.function without a path. */
+static const char *
+command_program(struct elab *e)
+{
+	const char *cmd = e->s->opts.target_command;
+	size_t len;
+
+	if (!cmd)
+		return NULL;
+	cmd += strspn(cmd, " \t");
+	len = strcspn(cmd, " \t");
+	return len ? arena_strndup(e->s->arena, cmd, len) : NULL;
+}
+
+static const char *
+program_path(struct elab *e, struct node *point, const struct process_shape *k)
+{
+	const char *name = k->path, *path;
+	char buf[64];
+
+	if (k->pid) {
+		snprintf(buf, sizeof(buf), "/proc/%lld/exe", (long long)k->pid);
+		name = buf;
+	} else if (!name && !(name = command_program(e))) {
+		diag_error(&e->s->diag, point->loc, "E_PROCESS_PATH",
+			   "probe point '%s' names no program: write process(\"PATH\") or give -c CMD",
+			   pp_to_string(e->s->arena, point));
+		return NULL;
+	}
+	path = elf_resolve_program(e->s->arena, name);
+	if (!path)
+		diag_error(&e->s->diag, point->loc, "E_PROCESS_PATH",
+			   "cannot find program '%s'%s", name,
+			   strchr(name, '/') ? "" : " in $PATH");
+	return path;
+}
+
+/* The ELF file the probe is in (the library if one is named), or NULL
+ * after an error. */
+static struct elf_image *
+probed_image(struct elab *e, struct node *point, const struct process_shape *k)
+{
+	const char *path = k->library ?
+		elf_resolve_program(e->s->arena, k->library) :
+		program_path(e, point, k);
+	struct elf_image *im;
+	char err[512];
+
+	if (!path) {
+		if (k->library)
+			diag_error(&e->s->diag, point->loc, "E_PROCESS_PATH",
+				   "cannot find library '%s'", k->library);
+		return NULL;
+	}
+	im = elf_image_get(e->s->arena, path, err, sizeof(err));
+	if (!im)
+		diag_error(&e->s->diag, point->loc, "E_PROCESS_ELF", "%s", err);
+	return im;
+}
+
+static struct pdata_uprobe *
+new_uprobe(struct elab *e, const struct elf_image *im,
+	   const struct process_shape *k, uint64_t vaddr, uint64_t offset)
+{
+	struct pdata_uprobe *pd = arena_alloc(e->s->arena, sizeof(*pd));
+
+	pd->kind = PD_UPROBE;
+	pd->path = im->path;
+	pd->vaddr = vaddr;
+	pd->offset = offset;
+	pd->is_return = k->is_return;
+	pd->pid = (int)k->pid;
+	return pd;
+}
+
+static const char *
+quoted_path(struct elab *e, const struct process_shape *k, const char *path)
+{
+	return k->pid ? arena_printf(e->s->arena, "process(%lld)",
+				     (long long)k->pid)
+		      : arena_printf(e->s->arena, "process(\"%s\")", path);
+}
+
+static uint64_t
+image_symbol_addr(const char *name, void *ctx)
+{
+	const struct elf_sym *s = elf_find_func(ctx, name);
+
+	return s ? s->addr : 0;
+}
+
+/* Files known to have no DWARF: not opened again for every function. */
+struct no_dwarf {
+	const char *path;
+	struct no_dwarf *next;
+};
+
+/* DWARF for function `name`: for an entry probe *at moves past the
+ * prologue.  NULL (and *at unchanged) without DWARF for it. */
+static struct process_dwarf *
+with_dwarf(struct elab *e, const struct elf_image *im, const char *name,
+	   bool is_return, uint64_t *at)
+{
+	static struct no_dwarf *none;
+	struct process_dwarf *d;
+	uint64_t vaddr = *at;
+
+	for (struct no_dwarf *n = none; n; n = n->next)
+		if (strcmp(n->path, im->path) == 0)
+			return NULL;
+	d = process_dwarf_find(e, im->path, name, is_return, image_symbol_addr,
+			       (void *)im, &vaddr);
+	if (!d && !im->has_debug_info) {
+		struct no_dwarf *n = arena_alloc(e->s->arena, sizeof(*n));
+		n->path = im->path;
+		n->next = none;
+		none = n;
+	}
+	if (d && !is_return)
+		*at = vaddr;
+	return d;
+}
+
+static int
+match_functions(struct elab *e, struct node *point, struct elf_image *im,
+		const struct process_shape *k)
+{
+	uint64_t last = UINT64_MAX;
+	int count = 0;
+
+	for (size_t i = 0; i < im->nfuncs; i++) {
+		const struct elf_sym *f = &im->funcs[i];
+		uint64_t off;
+		/* aliases of one function (malloc, __libc_malloc): once */
+		if (fnmatch(k->pattern, f->name, 0) || f->addr == last ||
+		    !elf_addr_to_offset(im, f->addr, &off))
+			continue;
+		last = f->addr;
+		uint64_t at = f->addr;
+		struct process_dwarf *d = with_dwarf(e, im, f->name,
+						     k->is_return, &at);
+		if (d && !k->is_return && !elf_addr_to_offset(im, at, &off)) {
+			d = NULL;	/* past the prologue is not loadable?! */
+			at = f->addr;
+			elf_addr_to_offset(im, at, &off);
+		}
+		if (count >= PROCESS_MAX_EXPANSION) {
+			diag_warning(&e->s->diag, point->loc, "W_PROBE_EXPANSION",
+				     "'%s' matches too many functions; only the first %d are probed",
+				     k->pattern, PROCESS_MAX_EXPANSION);
+			break;
+		}
+		struct pdata_uprobe *pd = new_uprobe(e, im, k, at, off);
+		pd->function = f->name;
+		pd->dwarf = d;
+		pd->at_entry = !k->is_return && at == f->addr;
+		elab_add_probe(e, point, arena_printf(e->s->arena,
+			       "%s%s%s.function(\"%s\")%s",
+			       quoted_path(e, k, k->library ? "" : im->path),
+			       k->library ? ".library(\"" : "",
+			       k->library ? arena_printf(e->s->arena, "%s\")", im->path) : "",
+			       f->name, k->is_return ? ".return" : ""), pd);
+		count++;
+	}
+	return count;
+}
+
+static int
+match_statement(struct elab *e, struct node *point, struct elf_image *im,
+		const struct process_shape *k)
+{
+	uint64_t off;
+	const struct elf_sym *f;
+
+	if (!elf_addr_to_offset(im, (uint64_t)k->address, &off)) {
+		diag_error(&e->s->diag, point->loc, "E_PROCESS_ADDR",
+			   "address 0x%llx is not in a loadable segment of %s",
+			   (unsigned long long)k->address, im->path);
+		return -1;
+	}
+	struct pdata_uprobe *pd = new_uprobe(e, im, k, (uint64_t)k->address, off);
+	f = elf_func_at(im, (uint64_t)k->address);
+	pd->function = f ? f->name : NULL;
+	pd->at_entry = f && f->addr == (uint64_t)k->address;
+	elab_add_probe(e, point, arena_printf(e->s->arena,
+		       "%s.statement(0x%llx)", quoted_path(e, k, im->path),
+		       (unsigned long long)k->address), pd);
+	return 1;
+}
+
+/* The link-time addresses of the globals rip-relative operands name. */
+static bool
+resolve_arg_symbols(struct elab *e, struct node *point,
+		    const struct elf_image *im, struct pdata_uprobe *pd)
+{
+	pd->arg_sym_vaddr = arena_alloc(e->s->arena,
+				(size_t)(pd->nargs + 1) * sizeof(uint64_t));
+	for (int i = 0; i < pd->nargs; i++) {
+		const struct sdt_arg *a = &pd->args[i];
+		const struct elf_sym *s;
+		if (!a->symbol)
+			continue;
+		s = elf_find_object(im, a->symbol);
+		if (!s)
+			s = elf_find_func(im, a->symbol);
+		if (!s) {
+			diag_error(&e->s->diag, point->loc, "E_SDT_ARG",
+				   "marker %s: operand '%s' names '%s', which %s has no symbol for",
+				   pd->mark, a->text, a->symbol, im->path);
+			return false;
+		}
+		pd->arg_sym_vaddr[i] = s->addr;
+	}
+	return true;
+}
+
+static int
+match_marks(struct elab *e, struct node *point, struct elf_image *im,
+	    const struct process_shape *k)
+{
+	size_t n;
+	struct sdt_probe *marks = sdt_probes(e->s->arena, im, &n);
+	int count = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct sdt_probe *m = &marks[i];
+		uint64_t off, sem = 0;
+		if (fnmatch(k->pattern, m->name, 0) ||
+		    (k->provider && fnmatch(k->provider, m->provider, 0)))
+			continue;
+		if (m->bad_arg) {
+			diag_error(&e->s->diag, point->loc, "E_SDT_ARG",
+				   "marker %s:%s in %s: operand '%s' is not supported yet",
+				   m->provider, m->name, im->path, m->bad_arg);
+			return -1;
+		}
+		if (!elf_addr_to_offset(im, m->pc, &off) ||
+		    (m->semaphore && !elf_addr_to_offset(im, m->semaphore, &sem)))
+			continue;
+		struct pdata_uprobe *pd = new_uprobe(e, im, k, m->pc, off);
+		pd->mark = m->name;
+		pd->ref_ctr_offset = sem;
+		pd->nargs = m->nargs;
+		pd->args = m->args;
+		if (!resolve_arg_symbols(e, point, im, pd))
+			return -1;
+		elab_add_probe(e, point, arena_printf(e->s->arena,
+			       "%s.provider(\"%s\").mark(\"%s\")",
+			       quoted_path(e, k, im->path), m->provider, m->name),
+			       pd);
+		count++;
+	}
+	return count;
+}
+
+static int
+match_event(struct elab *e, struct node *point, const struct process_shape *k)
+{
+	static const char *const names[] = {
+		[PROC_BEGIN] = "begin", [PROC_END] = "end",
+		[PROC_THREAD_BEGIN] = "thread.begin",
+		[PROC_THREAD_END] = "thread.end",
+	};
+	struct pdata_process *pd = arena_alloc(e->s->arena, sizeof(*pd));
+
+	pd->kind = PD_PROCESS;
+	pd->event = k->event;
+	pd->pid = (int)k->pid;
+	if (k->path && !(pd->path = program_path(e, point, k)))
+		return -1;
+	elab_add_probe(e, point, arena_printf(e->s->arena, "%s.%s",
+		       pd->pid ? arena_printf(e->s->arena, "process(%d)", pd->pid) :
+		       pd->path ? arena_printf(e->s->arena, "process(\"%s\")", pd->path) :
+		       "process", names[k->event]), pd);
+	return 1;
+}
+
+static int
+process_match(struct elab *e, struct node *point)
+{
+	struct process_shape k;
+	struct elf_image *im;
+
+	if (!parse_shape(point, &k)) {
+		diag_error(&e->s->diag, point->loc, "E_PROBE_ARG",
+			   "expected process[(\"PATH\"|PID)].function(\"PATTERN\")[.call|.return], .statement(ADDR), [.provider(\"P\")].mark(\"NAME\"), .library(\"LIB\").function(...), .begin, .end, .thread.begin or .thread.end");
+		return -1;
+	}
+	if (k.what == W_EVENT)
+		return match_event(e, point, &k);
+	if (!(im = probed_image(e, point, &k)))
+		return -1;
+	switch (k.what) {
+	case W_FUNCTION: return match_functions(e, point, im, &k);
+	case W_STATEMENT: return match_statement(e, point, im, &k);
+	case W_MARK: return match_marks(e, point, im, &k);
+	case W_EVENT: break;
+	}
+	return -1;
+}
+
+static struct context_var *
+long_var(struct elab *e, const char *name, int index, const char *c_type)
+{
+	struct context_var *cv = elab_new_context_var(e, name, TY_LONG, c_type);
+
+	cv->arg_index = index;
+	cv->size = 8;
+	cv->is_signed = true;
+	return cv;
+}
+
+static struct context_var *
+process_context(struct elab *e, struct derived_probe *dp, const char *name)
+{
+	struct pdata_uprobe *pd = dp->pdata;
+	int n;
+	char tail;
+
+	if (pdata_kind_of(dp->pdata) != PD_UPROBE)
+		return NULL;
+	if (pd->dwarf) {
+		struct context_var *cv = process_dwarf_var(e, pd->dwarf, name);
+		if (cv)
+			return cv;
+	}
+	if (pd->is_return && strcmp(name, "return") == 0)
+		return long_var(e, "return", UPROBE_ARG_RETURN, "long");
+	if (pd->mark && sscanf(name, "arg%d%c", &n, &tail) == 1 &&
+	    n >= 1 && n <= pd->nargs)
+		return long_var(e, arena_strdup(e->s->arena, name), n - 1,
+				pd->args[n - 1].is_signed ? "long" :
+				"unsigned long");
+	return NULL;
+}
+
+static int
+process_list(struct elab *e, struct derived_probe *dp,
+	     struct context_var ***out)
+{
+	struct pdata_uprobe *pd = dp->pdata;
+	int n = 0;
+
+	*out = NULL;
+	if (pdata_kind_of(dp->pdata) != PD_UPROBE)
+		return 0;
+	if (pd->dwarf)
+		return process_dwarf_list(e, pd->dwarf, out);
+	*out = arena_alloc(e->s->arena, (size_t)(pd->nargs + 1) * sizeof(**out));
+	if (pd->is_return)
+		(*out)[n++] = process_context(e, dp, "return");
+	for (int i = 0; pd->mark && i < pd->nargs; i++)
+		(*out)[n++] = process_context(e, dp,
+			arena_printf(e->s->arena, "arg%d", i + 1));
+	return n;
+}
+
+const struct provider provider_process = {
+	.name = "process",
+	.claims = process_claims,
+	.match = process_match,
+	.context = process_context,
+	.list_context = process_list,
+};
+
+/* ---- the module cache ---- */
+
+static void
+hash_file_identity(struct hash *h, const char *path)
+{
+	struct stat st;
+
+	hash_str(h, path);
+	if (stat(path, &st) == 0) {
+		hash_int(h, (int64_t)st.st_dev);
+		hash_int(h, (int64_t)st.st_ino);
+		hash_int(h, (int64_t)st.st_size);
+		hash_int(h, (int64_t)st.st_mtim.tv_sec);
+		hash_int(h, (int64_t)st.st_mtim.tv_nsec);
+	}
+}
+
+void
+process_hash_inputs(struct session *s, struct hash *h)
+{
+	const struct program *p = s->program;
+
+	for (int i = 0; p && i < p->nprobes; i++) {
+		const void *pd = p->probes[i]->pdata;
+		if (pd && pdata_kind_of(pd) == PD_UPROBE)
+			hash_file_identity(h, ((const struct pdata_uprobe *)pd)->path);
+		else if (pd && pdata_kind_of(pd) == PD_PROCESS &&
+			 ((const struct pdata_process *)pd)->path)
+			hash_file_identity(h, ((const struct pdata_process *)pd)->path);
+	}
+	for (int i = 0; i < s->opts.nsym_files; i++)
+		hash_file_identity(h, s->opts.sym_files[i]);
+	if (s->opts.target_command) {	/* its program's names are embedded */
+		const char *cmd = s->opts.target_command;
+		char prog[4096];
+		cmd += strspn(cmd, " \t");
+		snprintf(prog, sizeof(prog), "%.*s", (int)strcspn(cmd, " \t"), cmd);
+		const char *path = *prog ? elf_resolve_program(s->arena, prog) : NULL;
+		if (path)
+			hash_file_identity(h, path);
+	}
+	hash_int(h, s->opts.ldd);
+}

@@ -1,0 +1,163 @@
+/*
+ * process_dwarf.c -- the DWARF side of process("PATH").function probes
+ * (see process_dwarf.h).  A program built with -g gets what SystemTap
+ * gives: the probe after the function's prologue, where the parameters
+ * have their homes, and $param/$local/$return read through the same
+ * `struct ta_access` machinery as kernel DWARF probes
+ * (providers/dwarf_access.h).  In a uprobe handler those reads go to the
+ * probed task's user memory (runtime/linux/memory.c checks the context).
+ * A file without DWARF (a stripped library) is not an error: the probe
+ * stays on the symbol and offers int_arg() & co instead.
+ */
+#include <string.h>
+
+#include "translator/debuginfo/dwarf.h"
+#include "translator/elab.h"
+#include "translator/providers/dwarf_access.h"
+#include "translator/providers/process_dwarf.h"
+
+struct process_dwarf {
+	struct dw_file *file;
+	const struct dw_site *site;
+	struct context_var **vars;
+	int nvars;
+	struct context_var *ret;
+	bool filled;
+};
+
+struct find_ctx {
+	const char *func;
+	const struct dw_site *site;
+};
+
+static bool
+take_site(const struct dw_site *s, void *ctx)
+{
+	struct find_ctx *f = ctx;
+
+	if (!f->site && strcmp(s->function, f->func) == 0)
+		f->site = s;
+	return true;
+}
+
+/*
+ * Sites come in the address layout libdwfl gave the file (a PIE or a
+ * library is placed at some base), so the probe address is taken from
+ * the site's symbol and offset, which the file's own symbol table turns
+ * into a link-time address.
+ */
+struct process_dwarf *
+process_dwarf_find(struct elab *e, const char *path, const char *func,
+		   bool is_return, uint64_t (*symbol_addr)(const char *, void *),
+		   void *ctx, uint64_t *vaddr)
+{
+	char err[512];
+	struct dw_file *file = dw_open(path, err, sizeof(err));
+	struct dw_query q = { .func = func,
+			      .kind = is_return ? DW_SITE_RETURN : DW_SITE_FUNCTION };
+	struct find_ctx f = { .func = func };
+	struct process_dwarf *d;
+
+	if (!file || strpbrk(func, "*?[") ||
+	    dw_find_sites(file, &q, take_site, &f, err, sizeof(err)) <= 0 ||
+	    !f.site)
+		return NULL;
+	uint64_t sym = f.site->symbol ? symbol_addr(f.site->symbol, ctx) : 0;
+	if (!sym)
+		return NULL;
+	d = arena_alloc(e->s->arena, sizeof(*d));
+	d->file = file;
+	d->site = f.site;
+	*vaddr = sym + f.site->offset;
+	return d;
+}
+
+static struct context_var *
+make_var(struct elab *e, struct dw_file *f, const struct dw_var *v)
+{
+	const char *why = NULL;
+	struct ta_access *t = dwacc_var(e, f, v, &why);
+	struct dw_type_info ti;
+	char tn[256];
+	struct context_var *cv = elab_new_context_var(e, v->name, TY_LONG,
+		arena_strdup(e->s->arena, dw_type_name(f, v->type, tn, sizeof(tn))));
+
+	cv->arg_index = v->is_param ? 0 : -3;
+	cv->dwarf = f;
+	cv->dwarf_type = v->type;
+	cv->access = t;
+	cv->unavailable = why;
+	if (dw_type_info(f, v->type, &ti)) {
+		cv->is_pointer = ti.kind == DW_TYPE_POINTER;
+		cv->is_signed = ti.is_signed;
+		cv->size = (int)ti.size;
+		if (ti.kind == DW_TYPE_ARRAY && t && t->base.in_memory) {
+			struct dw_type_info el;
+			if (dw_type_info(f, ti.target, &el) && el.is_char) {
+				t->result = (struct ta_result){
+					.kind = TA_RES_STRING, .user = true,
+					.size = (int)ti.nelem };
+				cv->type = TY_STRING;
+			}
+		}
+	}
+	return cv;
+}
+
+static void
+fill(struct elab *e, struct process_dwarf *d)
+{
+	const struct dw_var *v;
+	char err[512];
+	int n;
+
+	if (d->filled)
+		return;
+	d->filled = true;
+	if (d->site->kind == DW_SITE_RETURN) {
+		uint64_t rt = dw_site_return_type(d->file, d->site);
+		char tn[256];
+		if (!rt)
+			return;
+		d->ret = elab_new_context_var(e, "return", TY_LONG,
+			arena_strdup(e->s->arena, dw_type_name(d->file, rt, tn, sizeof(tn))));
+		d->ret->arg_index = -1;
+		d->ret->dwarf = d->file;
+		d->ret->dwarf_type = rt;
+		d->ret->access = dwacc_return(e, d->file, rt);
+		return;	/* parameters at the return: not offered */
+	}
+	n = dw_site_vars(d->file, d->site, &v, err, sizeof(err));
+	if (n <= 0)
+		return;
+	d->vars = arena_alloc(e->s->arena, sizeof(*d->vars) * (size_t)n);
+	for (int i = 0; i < n; i++)
+		d->vars[d->nvars++] = make_var(e, d->file, &v[i]);
+}
+
+struct context_var *
+process_dwarf_var(struct elab *e, struct process_dwarf *d, const char *name)
+{
+	fill(e, d);
+	if (d->ret && strcmp(name, "return") == 0)
+		return d->ret;
+	for (int i = 0; i < d->nvars; i++)
+		if (strcmp(d->vars[i]->name, name) == 0)
+			return d->vars[i];
+	return NULL;
+}
+
+int
+process_dwarf_list(struct elab *e, struct process_dwarf *d,
+		   struct context_var ***out)
+{
+	int n = 0;
+
+	fill(e, d);
+	*out = arena_alloc(e->s->arena, sizeof(**out) * (size_t)(d->nvars + 1));
+	for (int i = 0; i < d->nvars; i++)
+		(*out)[n++] = d->vars[i];
+	if (d->ret)
+		(*out)[n++] = d->ret;
+	return n;
+}
