@@ -16,6 +16,8 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/btf_fault.stp \
 	testsuite/kernel/tests/btf_sched.stp \
 	testsuite/kernel/tests/btf_sched.out \
+	testsuite/kernel/tests/btf_types.stp \
+	testsuite/kernel/tests/btf_types.out \
 	testsuite/kernel/tests/btf_vfs_read.stp \
 	testsuite/kernel/tests/btf_vfs_read.out \
 	testsuite/kernel/tests/context.stp \
