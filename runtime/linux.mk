@@ -32,6 +32,7 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/compat/tests/uprobe_register_ptr.c \
 	runtime/linux/compat/tests/uprobe_unregister_nosync.c \
 	runtime/linux/compat/tests/uprobe_handler_data.c \
+	runtime/linux/compat/tests/uprobe_return_instances.c \
 	runtime/linux/module.c \
 	runtime/linux/compat/compat.h \
 	runtime/linux/compat/tapconf.sh \

@@ -6,13 +6,17 @@
  * user space walks task_pt_regs(current).  At a function's first
  * instruction the caller's frame is not set up yet for the callee: the
  * return address is at [sp] and rbp is still the caller's, so the walk
- * takes [sp] first and then follows rbp.
+ * takes [sp] first and then follows rbp.  A function with a .return probe
+ * returns to the uretprobe trampoline: the kernel keeps the real return
+ * address, by stack slot, in current->utask, where the walk finds it.
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/uaccess.h>
+#include <linux/uprobes.h>
+#include "compat/compat.h"
 #include "context.h"
 #include "probes_uprobe.h"
 #include "ustack.h"
@@ -33,6 +37,26 @@ tap_uregs(struct tap_context *c)
 	if (!current->mm || (current->flags & PF_KTHREAD))
 		return NULL;
 	return task_pt_regs(current);
+}
+
+/* The return address stored at user address slot, as the program put it
+ * there (not the uretprobe trampoline that replaced it). */
+static unsigned long
+tap_uret_original(unsigned long slot, unsigned long ret)
+{
+#if defined(TAPCONF_UPROBE_RETURN_INSTANCES) && defined(CONFIG_UPROBES)
+	struct return_instance *ri;
+	int n = 0;
+
+	/* only this task changes its list, and this is this task */
+	if (!current->utask)
+		return ret;
+	for (ri = current->utask->return_instances; ri && n < 64;
+	     ri = ri->next, n++)
+		if (ri->stack == slot)
+			return ri->orig_ret_vaddr;
+#endif
+	return ret;
 }
 
 unsigned long
@@ -60,14 +84,14 @@ tap_ubt_save(struct tap_context *c, unsigned long *frames)
 	frames[n++] = tap_uaddr(c);
 	if (h && h->u->at_entry && !h->u->is_return &&
 	    tap_uread_ulong(regs->sp, &ret) && ret)
-		frames[n++] = ret;
+		frames[n++] = tap_uret_original(regs->sp, ret);
 	bp = regs->bp;
 	while (n < TAP_UBT_FRAMES) {
 		if (!bp || (bp & (sizeof(long) - 1)) || bp < regs->sp ||
 		    !tap_uread_ulong(bp, &next) ||
 		    !tap_uread_ulong(bp + sizeof(long), &ret) || !ret)
 			break;
-		frames[n++] = ret;
+		frames[n++] = tap_uret_original(bp + sizeof(long), ret);
 		if (next <= bp)	/* the stack grows down: callers are above */
 			break;
 		bp = next;

@@ -457,6 +457,9 @@ process_list(struct elab *e, struct derived_probe *dp,
 		return 0;
 	if (pd->dwarf)
 		return process_dwarf_list(e, pd->dwarf, out);
+	if (pd->function && !pd->mark && !e->listing)
+		diag_hint(&e->s->diag, "%s has no DWARF for %s(): $variables of user programs need it (build with -g); int_arg(N), pointer_arg(N) & co read arguments by position",
+			  pd->path, pd->function);
 	*out = arena_alloc(e->s->arena, (size_t)(pd->nargs + 1) * sizeof(**out));
 	if (pd->is_return)
 		(*out)[n++] = process_context(e, dp, "return");
