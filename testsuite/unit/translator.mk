@@ -1,9 +1,12 @@
 ## testsuite/unit/translator.mk -- Check unit tests for the translator's
-## pass 1: the lexer, and the parser with its printer and preprocessor.
+## pass 1: the lexer, and the parser with its printer and preprocessor;
+## and the BTF walker of $target paths (target_btf.c).
 
 if HAVE_CHECK
-check_PROGRAMS += testsuite/unit/test_lex testsuite/unit/test_parse
-TESTS += testsuite/unit/test_lex testsuite/unit/test_parse
+check_PROGRAMS += testsuite/unit/test_lex testsuite/unit/test_parse \
+	testsuite/unit/test_target_btf
+TESTS += testsuite/unit/test_lex testsuite/unit/test_parse \
+	testsuite/unit/test_target_btf
 
 testsuite_unit_test_lex_SOURCES = testsuite/unit/test_lex.c
 testsuite_unit_test_lex_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
@@ -12,4 +15,8 @@ testsuite_unit_test_lex_LDADD = $(TAPC_LIBS) $(CHECK_LIBS)
 testsuite_unit_test_parse_SOURCES = testsuite/unit/test_parse.c
 testsuite_unit_test_parse_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 testsuite_unit_test_parse_LDADD = $(TAPC_LIBS) $(CHECK_LIBS)
+
+testsuite_unit_test_target_btf_SOURCES = testsuite/unit/test_target_btf.c
+testsuite_unit_test_target_btf_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+testsuite_unit_test_target_btf_LDADD = $(TAPC_LIBS) $(CHECK_LIBS)
 endif
