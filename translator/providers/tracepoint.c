@@ -136,12 +136,7 @@ tracepoint_context(struct elab *e, struct derived_probe *dp, const char *name)
 {
 	struct pdata_tracepoint *pd = dp->pdata;
 
-	if (strcmp(name, "$parms") == 0 || strcmp(name, "$vars") == 0) {
-		struct context_var *cv = elab_new_context_var(
-			e, name, TY_STRING, "string");
-		cv->arg_index = -1;
-		return cv;
-	}
+	(void)e;	/* $$parms and $$vars: resolve_target.c */
 	for (int i = 0; i < pd->nargs; i++)
 		if (strcmp(pd->args[i]->name, name) == 0)
 			return pd->args[i];
