@@ -54,6 +54,9 @@ base_code(struct cg *g, const struct ta_base *b, struct node *at)
 			      b->index);
 	case TA_BASE_EXPR:
 		return cg_fmt(g, "(uint64_t)(%s)", cg_expr(g, b->expr));
+	case TA_BASE_REGS_EXPR:
+		return cg_fmt(g, "({ struct pt_regs *__r = c->regs; (uint64_t)(%s); })",
+			      b->c_expr);
 	case TA_BASE_SYMBOL:
 		break;
 	}
@@ -432,29 +435,35 @@ layout_of(struct cg *g, struct derived_probe *dp, bool create)
 	return L;
 }
 
-static struct derived_probe *
-probe_of(struct cg *g, struct node *n)
+static bool
+is_return_kprobe(const struct derived_probe *dp)
 {
-	for (int i = 0; i < g->prog->nprobes; i++) {
-		struct derived_probe *dp = g->prog->probes[i];
-		if (contains(dp->body, n) || contains(dp->cond, n))
-			return dp;
-	}
-	return NULL;
+	const struct pdata_kprobe *pd = dp->pdata;
+
+	return pd && pdata_kind_of(pd) == PD_KPROBE && pd->is_return;
 }
 
 const char *
 cg_entry_value(struct cg *g, struct node *n)
 {
-	struct derived_probe *dp = probe_of(g, n);
-	const struct pdata_kprobe *pd = dp ? dp->pdata : NULL;
+	struct entry_layout *L = NULL;
 
-	if (!pd || pdata_kind_of(pd) != PD_KPROBE || !pd->is_return ||
-	    g->s->opts.target == TARGET_USER) {
+	/* Every .return probe whose handler has this node gets its entry
+	 * handler (probes may share a body); the offsets are the same in
+	 * all of them. */
+	for (int i = 0; i < g->prog->nprobes && g->s->opts.target != TARGET_USER; i++) {
+		struct derived_probe *dp = g->prog->probes[i];
+		if (!is_return_kprobe(dp) ||
+		    !(contains(dp->body, n) || contains(dp->cond, n)))
+			continue;
+		struct entry_layout *l = layout_of(g, dp, true);
+		if (!L)
+			L = l;
+	}
+	if (!L) {
 		cg_unsupported(g, n, "@entry outside a kernel .return probe");
 		return n->type == TY_STRING ? "\"\"" : "((int64_t)0)";
 	}
-	struct entry_layout *L = layout_of(g, dp, true);
 	for (int i = 0; i < L->n; i++) {
 		if (L->nodes[i] != n)
 			continue;
