@@ -14,9 +14,10 @@
  * @entry: a .return probe's entry handler (probe_N_entry, registered as
  * the kretprobe's entry_handler) evaluates every @entry(expr) of the
  * probe and stores the values in the kretprobe instance's data
- * (c->probe_data): longs first, 8 bytes each, then strings of MAXSTRINGLEN,
- * then the entry handler's own string temporaries.  The return handler
- * reads them at the same offsets.  The entry handlers are generated when
+ * (c->probe_data): longs first, 8 bytes each, then strings of MAXSTRINGLEN
+ * (the kernel caps the data at 4096 bytes: a static assertion says so).
+ * The return handler reads them at the same offsets.  The entry handler's
+ * temporaries are a frame in union tap_frame, like a probe's.  The entry handlers are generated when
  * the return handler first needs one (so that their statics reach the
  * declarations) and written at the module's end, after every function.
  */
@@ -280,7 +281,6 @@ struct entry_layout {
 	int n, cap;
 	int nlong, nstr;
 	char *handler;			/* probe_N_entry's text */
-	const char *tmp_struct;		/* its temporaries, at tmp_offset */
 	struct entry_layout *next;
 };
 
@@ -339,8 +339,9 @@ slot_offset(struct cg *g, const struct entry_layout *L, int i)
 	return cg_fmt(g, "%d", 8 * li);
 }
 
+/* The kretprobe instance data: the saved values. */
 static const char *
-tmp_offset(struct cg *g, const struct entry_layout *L)
+data_size(struct cg *g, const struct entry_layout *L)
 {
 	return cg_fmt(g, "(%d + MAXSTRINGLEN * %d)", 8 * L->nlong, L->nstr);
 }
@@ -390,18 +391,21 @@ gen_entry_handler(struct cg *g, struct entry_layout *L)
 	g->err_label = saved_err;
 	g->out_label = saved_out;
 
-	const char *fields = "";
+	/* The handler's temporaries are a frame like a probe's: the entry
+	 * handler runs in a context of its own, at frame 0. */
+	fprintf(g->decls, "struct %s {\n", f.struct_name);
 	for (int i = 0; i < f.nstr; i++)
-		fields = cg_fmt(g, "%s\tchar __str%d[MAXSTRINGLEN];\n", fields, i);
-	L->tmp_struct = cg_fmt(g, "struct %s {\n%s\tchar __end;\n};\n",
-			       f.struct_name, fields);
+		fprintf(g->decls, "\tchar __str%d[MAXSTRINGLEN];\n", i);
+	fprintf(g->decls, "\tchar __end;\n};\n");
+	fprintf(g->body_frames, "\tstruct %s probe_%d_entry;\n",
+		f.struct_name, index);
 	L->handler = cg_fmt(g, "/* @entry values of probe %d (%s) */\n"
 			    "static void\nprobe_%d_entry(struct tap_context *c)\n{\n"
 			    "\tchar *__d = c->probe_data;\n"
-			    "\tstruct %s *l = (void *)(__d + %s);\n\n"
+			    "\tstruct %s *l = &TAP_FRAME(c, 0)->probe_%d_entry;\n\n"
 			    "\t(void)l;\n\tmemset(__d, 0, %s);\n%sout:\n\t;\n}\n",
-			    index, L->dp->name, index, f.struct_name,
-			    tmp_offset(g, L), tmp_offset(g, L), text);
+			    index, L->dp->name, index, f.struct_name, index,
+			    data_size(g, L), text);
 	free(text);
 }
 
@@ -484,8 +488,9 @@ cg_entry_handlers(struct cg *g)
 		return;
 	for (struct entry_layout *L = layouts; L; L = L->next) {
 		cg_blank(&g->w);
-		fputs(L->tmp_struct, g->w.out);
-		cg_blank(&g->w);
+		/* The kernel refuses more (register_kretprobe: -E2BIG). */
+		cg_line(&g->w, "_Static_assert(%s <= KRETPROBE_MAX_DATA_SIZE, \"probe %d saves more @entry values than a kretprobe holds (4096 bytes; a string takes MAXSTRINGLEN)\");",
+			data_size(g, L), L->dp->index);
 		fputs(L->handler, g->w.out);
 	}
 }
@@ -503,6 +508,5 @@ cg_entry_data_size(struct cg *g, struct derived_probe *dp)
 {
 	struct entry_layout *L = layout_of(g, dp, false);
 
-	return L ? cg_fmt(g, "%s + sizeof(struct probe_%d_entry_tmp)",
-			  tmp_offset(g, L), dp->index) : "0";
+	return L ? data_size(g, L) : "0";
 }
