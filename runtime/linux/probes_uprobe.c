@@ -15,8 +15,9 @@
  * return to user space (sys_exit of clone with 0, in the new thread);
  * .thread.end the exit of a thread that is not the last.  Whether an
  * exiting task ran PATH is no longer visible at exit (its mm is gone), so
- * the processes that exec'd a program some probe names are remembered by
- * tgid in a small table, inherited by fork.
+ * the processes that exec'd a program some probe names (or ran it when
+ * the probes were armed) are remembered by tgid in a small table,
+ * inherited by fork.
  */
 #include <linux/kernel.h>
 #include <linux/namei.h>
@@ -295,6 +296,34 @@ static struct tap_tracepoint_probe tap_uproc_tps[] = {
 	  .callback = (void *)tap_uproc_sys_exit_cb },
 };
 
+/*
+ * Processes already running a named program when the probes are armed
+ * (-x PID): remembered, so that their .end and .thread events are seen.
+ * task_lock keeps p->mm; mm->exe_file is RCU-protected.
+ */
+static void
+tap_uproc_scan_running(void)
+{
+	struct task_struct *p;
+	struct inode *program;
+	struct file *exe;
+
+	rcu_read_lock();
+	for_each_process(p) {
+		program = NULL;
+		task_lock(p);
+		if (p->mm && !(p->flags & PF_KTHREAD)) {
+			exe = rcu_dereference(p->mm->exe_file);
+			if (exe)
+				program = tap_uproc_named(file_inode(exe));
+		}
+		task_unlock(p);
+		if (program)
+			tap_uproc_remember(p->tgid, program);
+	}
+	rcu_read_unlock();
+}
+
 static bool
 tap_uproc_wants(enum tap_uproc_event ev)
 {
@@ -327,6 +356,7 @@ tap_uprocs_arm(void)
 			return -ENOENT;
 		}
 	}
+	tap_uproc_scan_running();
 	/* only the tracepoints some probe needs (sys_exit is costly) */
 	if (!tap_uproc_wants(TAP_UPROC_THREAD_BEGIN))
 		return tap_tracepoints_arm(tap_uproc_tps,

@@ -5,3 +5,4 @@ include testsuite/unit/runtime.mk
 include testsuite/unit/debuginfo.mk
 include testsuite/unit/options.mk
 include testsuite/unit/sysfmt.mk
+include testsuite/unit/uprobe.mk

@@ -13,6 +13,8 @@ TAP_UPROBE_FILES = \
 	testsuite/uprobe/tests/threads.stp \
 	testsuite/uprobe/tests/threads.out \
 	testsuite/uprobe/tests/malloc.out \
+	testsuite/uprobe/tests/xpid.stp \
+	testsuite/uprobe/tests/xpid.out \
 	examples/malloc.stp
 
 EXTRA_DIST += $(TAP_UPROBE_FILES) testsuite/uprobe/uprobe.test

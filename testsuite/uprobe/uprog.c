@@ -9,12 +9,16 @@
  *   uprog malloc    malloc sizes 16 x 8, 100 x 4, 5000 x 2 (the large
  *                   ones through level1 -> level2 -> level3)
  *   uprog threads   two threads, joined
+ *   uprog wait      wait (up to 60 s) until a uprobe breakpoint (int3)
+ *                   shows in add()'s code, then add(5, 6): for -x PID
+ *                   on a process that was running before the probes
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sdt.h>
+#include <unistd.h>
 
 long counter = 41;
 
@@ -103,6 +107,30 @@ threads(void)
 	fputs("threads done\n", stderr);
 }
 
+/* Whether some byte of add()'s first 20 is an int3: armed. */
+static int
+add_is_probed(void)
+{
+	const volatile unsigned char *code =
+		(const volatile unsigned char *)(void *)add;
+	int i;
+
+	for (i = 0; i < 20; i++)
+		if (code[i] == 0xcc)
+			return 1;
+	return 0;
+}
+
+static void
+wait_for_probe(void)
+{
+	int i;
+
+	for (i = 0; i < 6000 && !add_is_probed(); i++)
+		usleep(10000);
+	fprintf(stderr, "add=%d\n", add(5, 6));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -114,8 +142,10 @@ main(int argc, char **argv)
 		allocations();
 	else if (!strcmp(mode, "threads"))
 		threads();
+	else if (!strcmp(mode, "wait"))
+		wait_for_probe();
 	else {
-		fprintf(stderr, "usage: uprog calls|malloc|threads\n");
+		fprintf(stderr, "usage: uprog calls|malloc|threads|wait\n");
 		return 2;
 	}
 	return 0;
