@@ -141,6 +141,7 @@ describe_base(struct arena *a, const struct ta_base *b)
 				    b->module ? ":" : "", b->symbol,
 				    (long long)b->offset);
 	case TA_BASE_EXPR: return "expr";
+	case TA_BASE_REGS_EXPR: return arena_printf(a, "regs %s", b->c_expr);
 	}
 	return "?";
 }

@@ -40,6 +40,11 @@
  *                      it says so).
  *      TA_BASE_EXPR    the value of a script expression (`expr`, an AST
  *                      node typed long): @cast's operand.
+ *      TA_BASE_REGS_EXPR  a C expression (`c_expr`, uint64_t arithmetic
+ *                      with no memory reads) over `__r`, the probe's
+ *                      struct pt_regs *: a DWARF location computed from
+ *                      registers ("(__r->di >> 2)"); in_memory as the
+ *                      source says (a value, or an object's address).
  *    base.in_memory is the flag's initial value.
  *
  * 2. Steps, in order (struct ta_step):
@@ -114,6 +119,7 @@ enum ta_base_kind {
 	TA_BASE_SLOT,
 	TA_BASE_SYMBOL,
 	TA_BASE_EXPR,
+	TA_BASE_REGS_EXPR,
 };
 
 struct ta_base {
@@ -125,6 +131,7 @@ struct ta_base {
 	const char *module;	/* SYMBOL: its module, NULL = the kernel */
 	int64_t offset;		/* SYMBOL: added to the symbol's address */
 	struct node *expr;	/* EXPR: the script expression */
+	const char *c_expr;	/* REGS_EXPR: C over `__r` */
 };
 
 enum ta_step_kind {

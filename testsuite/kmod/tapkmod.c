@@ -130,6 +130,22 @@ noinline int tk_locals(int seed)
 	return (int)acc;
 }
 
+static int tk_scratch[4];
+
+/* `shifted` is never stored: at tk_expr_line DWARF computes it from the
+ * register that keeps `n` across the call (a location expression). */
+noinline int tk_expr(int n)
+{
+	int shifted = n * 8 + 3;
+	int r;
+
+	tk_fill(tk_scratch, n);
+	r = tk_scratch[1] + n;	/* tk_expr_line */
+	tk_sink += r;
+	tk_sink += shifted;
+	return r;
+}
+
 static ssize_t tk_trigger_write(struct file *file, const char __user *buf,
 				size_t count, loff_t *ppos)
 {
@@ -139,6 +155,7 @@ static ssize_t tk_trigger_write(struct file *file, const char __user *buf,
 	tk_union(tk_first.value, tk_first.flags);
 	tk_caller(4);
 	tk_locals(6);
+	tk_expr(5);
 	return count;
 }
 

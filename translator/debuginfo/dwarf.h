@@ -116,6 +116,10 @@ enum dw_loc_kind {
 	DW_LOC_MEM,		/* the object is in memory at reg + offset */
 	DW_LOC_REG_VALUE,	/* the value is reg + offset (no object) */
 	DW_LOC_CONST,		/* the value is `value` (no object) */
+	DW_LOC_EXPR,		/* `expr`: C arithmetic (uint64_t) over
+				 * `__r`, a struct pt_regs * with the x86_64
+				 * names (dw_x86_64_pt_regs_name); the value
+				 * if `is_value`, else the object's address */
 	DW_LOC_UNAVAILABLE,	/* optimized out / not supported: `why` */
 };
 
@@ -124,6 +128,8 @@ struct dw_loc {
 	int reg;		/* DWARF register number */
 	int64_t offset;
 	int64_t value;
+	const char *expr;	/* DW_LOC_EXPR */
+	bool is_value;		/* DW_LOC_EXPR */
 	const char *why;	/* DW_LOC_UNAVAILABLE: a phrase for errors */
 };
 

@@ -121,6 +121,9 @@ dw_close_all(void)
 			free(f->sites[j]);
 		for (size_t j = 0; j < f->nvarc; j++)
 			free(f->varc[j].vars);
+		for (size_t j = 0; j < f->nexprs; j++)
+			free(f->exprs[j]);
+		free(f->exprs);
 		free(f->sites);
 		free(f->varc);
 		free(f->syms);

@@ -124,6 +124,145 @@ frame_base(struct dw_file *f, Dwarf_Die *func, Dwarf_Addr pc, int *reg,
 	return (*reg = op_reg(&ops[0])) >= 0;
 }
 
+/* ---- register arithmetic as C ----
+ * A location that computes from registers and constants only (no memory
+ * reads, no division) becomes a C expression over `__r`; anything else
+ * stays unavailable. */
+
+#define CEXPR_DEPTH 8
+#define CEXPR_LEN 512
+
+struct cexpr {
+	char v[CEXPR_DEPTH][CEXPR_LEN];
+	int n;
+};
+
+static bool
+cx_push(struct cexpr *x, const char *fmt, const char *a, const char *b,
+	unsigned long long k)
+{
+	char tmp[CEXPR_LEN];
+	int len;
+
+	if (x->n == CEXPR_DEPTH)
+		return false;
+	if (a && b)
+		len = snprintf(tmp, sizeof(tmp), fmt, a, b);
+	else if (a)
+		len = snprintf(tmp, sizeof(tmp), fmt, a, k);
+	else
+		len = snprintf(tmp, sizeof(tmp), fmt, k);
+	if (len < 0 || len >= CEXPR_LEN)
+		return false;
+	memcpy(x->v[x->n++], tmp, (size_t)len + 1);
+	return true;
+}
+
+static bool
+cx_binary(struct cexpr *x, const char *fmt)
+{
+	char a[CEXPR_LEN], b[CEXPR_LEN];
+
+	if (x->n < 2)
+		return false;
+	memcpy(b, x->v[--x->n], CEXPR_LEN);
+	memcpy(a, x->v[--x->n], CEXPR_LEN);
+	return cx_push(x, fmt, a, b, 0);
+}
+
+static bool
+cx_unary(struct cexpr *x, const char *fmt, unsigned long long k)
+{
+	char a[CEXPR_LEN];
+
+	if (x->n < 1)
+		return false;
+	memcpy(a, x->v[--x->n], CEXPR_LEN);
+	return cx_push(x, fmt, a, NULL, k);
+}
+
+/* One op onto the stack; false if tapc cannot compile it. */
+static bool
+cx_op(struct cexpr *x, const Dwarf_Op *op, int fb_reg, int64_t fb_off,
+      bool have_fb)
+{
+	int64_t off = 0, k;
+	int reg;
+	const char *name;
+
+	if (op_const(op, &k))
+		return cx_push(x, "0x%llxULL", NULL, NULL, (unsigned long long)k);
+	if ((reg = op_breg(op, &off)) >= 0 || op->atom == DW_OP_fbreg) {
+		if (op->atom == DW_OP_fbreg) {
+			if (!have_fb)
+				return false;
+			reg = fb_reg;
+			off = fb_off + (int64_t)op->number;
+		}
+		if (!(name = dw_x86_64_pt_regs_name(reg)))
+			return false;
+		return cx_push(x, "(__r->%s + 0x%llxULL)", name, NULL,
+			       (unsigned long long)off);
+	}
+	switch (op->atom) {
+	case DW_OP_plus: return cx_binary(x, "(%s + %s)");
+	case DW_OP_minus: return cx_binary(x, "(%s - %s)");
+	case DW_OP_mul: return cx_binary(x, "(%s * %s)");
+	case DW_OP_and: return cx_binary(x, "(%s & %s)");
+	case DW_OP_or: return cx_binary(x, "(%s | %s)");
+	case DW_OP_xor: return cx_binary(x, "(%s ^ %s)");
+	case DW_OP_shl: return cx_binary(x, "(%s << (%s & 63))");
+	case DW_OP_shr: return cx_binary(x, "(%s >> (%s & 63))");
+	case DW_OP_shra:
+		return cx_binary(x, "(uint64_t)((int64_t)%s >> (%s & 63))");
+	case DW_OP_plus_uconst:
+		return cx_unary(x, "(%s + 0x%llxULL)", op->number);
+	case DW_OP_neg: return cx_unary(x, "(-%s)", 0);
+	case DW_OP_not: return cx_unary(x, "(~%s)", 0);
+	case DW_OP_dup:
+		return x->n >= 1 && cx_push(x, "%s", x->v[x->n - 1], NULL, 0);
+	case DW_OP_over:
+		return x->n >= 2 && cx_push(x, "%s", x->v[x->n - 2], NULL, 0);
+	case DW_OP_drop:
+		return x->n >= 1 && (x->n--, true);
+	case DW_OP_swap: {
+		char t[CEXPR_LEN];
+		if (x->n < 2)
+			return false;
+		memcpy(t, x->v[x->n - 1], CEXPR_LEN);
+		memcpy(x->v[x->n - 1], x->v[x->n - 2], CEXPR_LEN);
+		memcpy(x->v[x->n - 2], t, CEXPR_LEN);
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+static struct dw_loc
+compile_ops(struct dw_file *f, Dwarf_Op *ops, size_t n, Dwarf_Die *func,
+	    Dwarf_Addr pc)
+{
+	struct cexpr x = { .n = 0 };
+	bool value = n && ops[n - 1].atom == DW_OP_stack_value;
+	int fb_reg = -1;
+	int64_t fb_off = 0;
+	bool have_fb = frame_base(f, func, pc, &fb_reg, &fb_off);
+
+	for (size_t i = 0; i < n - value; i++)
+		if (!cx_op(&x, &ops[i], fb_reg, fb_off, have_fb))
+			return unavailable("computed by a DWARF expression tapc does not evaluate yet (memory reads, calls or division)");
+	if (x.n != 1)
+		return unavailable("computed by a DWARF expression tapc does not evaluate yet");
+	f->nexprs++;
+	f->exprs = realloc(f->exprs, f->nexprs * sizeof(*f->exprs));
+	if (!f->exprs)
+		abort();
+	f->exprs[f->nexprs - 1] = dw_xstrdup(x.v[0]);
+	return (struct dw_loc){ .kind = DW_LOC_EXPR, .is_value = value,
+				.expr = f->exprs[f->nexprs - 1] };
+}
+
 static struct dw_loc
 decode_ops(struct dw_file *f, Dwarf_Op *ops, size_t n, Dwarf_Die *func,
 	   Dwarf_Addr pc)
@@ -164,7 +303,7 @@ decode_ops(struct dw_file *f, Dwarf_Op *ops, size_t n, Dwarf_Die *func,
 	}
 	if (value && op_const(&ops[0], &v))
 		return (struct dw_loc){ .kind = DW_LOC_CONST, .value = v };
-	return unavailable("computed by a DWARF expression tapc does not evaluate yet");
+	return compile_ops(f, ops, n, func, pc);
 }
 
 struct dw_loc

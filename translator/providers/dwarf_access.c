@@ -111,10 +111,13 @@ base_of(struct elab *e, const struct dw_loc *l, const char **why)
 		ta_push_add(a, t, l->offset);
 		return t;
 	case DW_LOC_REG_VALUE:
-		if (!reg || l->offset) {
-			*why = "computed from a register (register + offset)";
-			return NULL;
-		}
+		if (!reg)
+			break;
+		if (l->offset)
+			return ta_new(a, (struct ta_base){
+				.kind = TA_BASE_REGS_EXPR,
+				.c_expr = arena_printf(a, "(__r->%s + 0x%llxULL)", reg,
+						       (unsigned long long)l->offset) });
 		return ta_new(a, (struct ta_base){ .kind = TA_BASE_REG, .reg = reg });
 	case DW_LOC_CONST: {
 		struct node *n = ast_new(a, N_NUMBER, (struct loc){ 0 });
@@ -123,6 +126,10 @@ base_of(struct elab *e, const struct dw_loc *l, const char **why)
 		n->u.number.text = arena_printf(a, "%lld", (long long)l->value);
 		return ta_new(a, (struct ta_base){ .kind = TA_BASE_EXPR, .expr = n });
 	}
+	case DW_LOC_EXPR:
+		return ta_new(a, (struct ta_base){ .kind = TA_BASE_REGS_EXPR,
+						   .c_expr = arena_strdup(a, l->expr),
+						   .in_memory = !l->is_value });
 	case DW_LOC_UNAVAILABLE:
 		*why = l->why;
 		return NULL;
