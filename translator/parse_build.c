@@ -72,6 +72,20 @@ build_alias(struct parser *p, struct loc at, struct node_list *names,
 	return n;
 }
 
+/* Whether function f declares the same return and parameter types. */
+static bool
+same_declared_types(const struct node *f, int ret,
+		    const struct node_list *params)
+{
+	if (f->u.function.ret != (enum type)ret)
+		return false;
+	for (int i = 0; i < params->n; i++)
+		if (f->u.function.params.v[i]->u.symbol.decl_type !=
+		    params->v[i]->u.symbol.decl_type)
+			return false;
+	return true;
+}
+
 struct node *
 build_function(struct parser *p, struct loc at, const struct token *name,
 	       int ret, struct node_list *params, int is_private)
@@ -80,15 +94,24 @@ build_function(struct parser *p, struct loc at, const struct token *name,
 
 	for (int i = 0; i < p->file->items.n; i++) {
 		struct node *f = p->file->items.v[i];
-		if (f->kind == N_FUNCTION &&
-		    strcmp(f->u.function.name, name->text) == 0 &&
-		    f->u.function.params.n == params->n) {
+		if (f->kind != N_FUNCTION ||
+		    strcmp(f->u.function.name, name->text) != 0 ||
+		    f->u.function.params.n != params->n)
+			continue;
+		/* SystemTap takes a second definition with the same arity,
+		 * calls using the first: a warning (an error under -W).  Its
+		 * calls must also suit the second, so declared types that
+		 * differ are an error. */
+		if (same_declared_types(f, ret, params))
+			diag_warning(&p->s->diag, name->loc, "W_DUP_FUNCTION",
+				     "function '%s' with %d parameter%s is defined twice; calls use the first definition",
+				     name->text, params->n, params->n == 1 ? "" : "s");
+		else
 			diag_error(&p->s->diag, name->loc, "E_DUP_FUNCTION",
-				   "function '%s' with %d parameter%s is defined twice",
+				   "function '%s' with %d parameter%s is defined twice, with different types",
 				   name->text, params->n, params->n == 1 ? "" : "s");
-			diag_note(&p->s->diag, f->loc, "first defined here");
-			break;
-		}
+		diag_note(&p->s->diag, f->loc, "first defined here");
+		break;
 	}
 	n->u.function.name = name->text;
 	n->u.function.ret = (enum type)ret;
