@@ -564,47 +564,69 @@ find_cast_type(const struct btf *btf, const char *name, int *pointers)
 	return id;
 }
 
+/* One module of an @cast's module list: "kernel", "kernel<linux/x.h>"
+ * (the header is SystemTap's way to find the type; BTF has it anyway),
+ * or a module name; NULL when there is no BTF for it, `why` says. */
 static const struct btf *
-cast_btf(struct elab *e, struct node *n)
+cast_module_btf(struct kernel_target *kt, const char *part, char *why,
+		size_t whylen)
 {
-	const char *module = n->u.cast.module;
-	char err[256];
-	struct kernel_target *kt = elab_kernel(e, n->loc);
+	size_t n = strcspn(part, "<");
+	char name[128];
 
-	if (!kt)
-		return NULL;
-	if (module && *module == '<') {
-		diag_error(&e->s->diag, n->loc, "E_UNSUPPORTED",
-			   "@cast with header file types (%s) is not supported yet; name \"kernel\" or a module",
-			   module);
+	snprintf(name, sizeof(name), "%.*s", (int)n, part);
+	if (!*name) {
+		snprintf(why, whylen, "user-space types from header files are not supported yet (name \"kernel\" or a module)");
 		return NULL;
 	}
-	const struct btf *btf = !module || strcmp(module, "kernel") == 0 ?
-		kernel_btf(kt, err, sizeof(err)) :
-		kernel_module_btf(kt, module, err, sizeof(err));
-	if (!btf)
+	if (strcmp(name, "kernel") == 0)
+		return kernel_btf(kt, why, whylen);
+	return kernel_module_btf(kt, name, why, whylen);
+}
+
+/* The BTF and type of @cast's type name, trying each module of a
+ * "a:b:c" list in turn; BTF_NONE after an error. */
+static uint32_t
+cast_type(struct elab *e, struct node *n, const struct btf **btf,
+	  int *pointers)
+{
+	const char *modules = n->u.cast.module ? n->u.cast.module : "kernel";
+	struct kernel_target *kt = elab_kernel(e, n->loc);
+	char why[256] = "", part[256];
+	bool any_btf = false;
+
+	if (!kt)
+		return BTF_NONE;
+	for (const char *p = modules; *p; p += strcspn(p, ":"), p += *p == ':') {
+		snprintf(part, sizeof(part), "%.*s", (int)strcspn(p, ":"), p);
+		*btf = cast_module_btf(kt, part, why, sizeof(why));
+		if (!*btf)
+			continue;
+		any_btf = true;
+		uint32_t id = find_cast_type(*btf, n->u.cast.type_name, pointers);
+		if (id)
+			return id;
+	}
+	if (!any_btf)
 		diag_error(&e->s->diag, n->loc, "E_NO_DEBUGINFO",
-			   "@cast needs type information for '%s', and there is no BTF: %s",
-			   module ? module : "kernel", err);
-	return btf;
+			   "@cast needs type information for '%s', and there is none: %s",
+			   modules, why);
+	else
+		diag_error(&e->s->diag, n->loc, "E_CAST_TYPE",
+			   "@cast: type '%s' is not in the BTF of '%s'",
+			   n->u.cast.type_name, modules);
+	return BTF_NONE;
 }
 
 struct ta_access *
 tbtf_cast(struct elab *e, struct node *n)
 {
-	const struct btf *btf = cast_btf(e, n);
-	int pointers;
+	const struct btf *btf = NULL;
+	int pointers = 0;
+	uint32_t id = cast_type(e, n, &btf, &pointers);
 
-	if (!btf)
+	if (!id)
 		return NULL;
-	uint32_t id = find_cast_type(btf, n->u.cast.type_name, &pointers);
-	if (!id) {
-		diag_error(&e->s->diag, n->loc, "E_CAST_TYPE",
-			   "@cast: type '%s' is not in the %s BTF",
-			   n->u.cast.type_name,
-			   n->u.cast.module ? n->u.cast.module : "kernel");
-		return NULL;
-	}
 	if (pointers) {
 		diag_error(&e->s->diag, n->loc, "E_UNSUPPORTED",
 			   "@cast to a pointer type ('%s') is not supported yet; cast to the type pointed to",
