@@ -363,8 +363,9 @@ taprun_report_counts(const struct taprun_session *s)
 {
 	const struct tap_msg_counts *n = &s->counts;
 
-	if (n->skipped)
-		fprintf(stderr, "WARNING: Number of skipped probes: %llu\n", (unsigned long long)n->skipped);
+	/* SystemTap's summary line, as runtime/user prints it. */
+	if (n->errors || n->skipped)
+		fprintf(stderr, "WARNING: Number of errors: %llu, skipped probes: %llu\n", (unsigned long long)n->errors, (unsigned long long)n->skipped);
 	if (n->missed)
 		fprintf(stderr, "WARNING: Number of probe hits the kernel missed: %llu\n", (unsigned long long)n->missed);
 	if (n->lost)
