@@ -5,7 +5,8 @@
  *
  * Takes: the command line.  Produces: the child's pid and a release fd.
  * A command without shell syntax is exec'd directly (so the pid the module
- * sees is the command's own); otherwise through /bin/sh -c.  If taprun dies
+ * sees is the command's own); otherwise, or when its first word is no
+ * program (a shell builtin), through /bin/sh -c.  If taprun dies
  * or gives up before releasing, the child sees EOF and exits 127 without
  * running anything.  Must not: inherit taprun's blocked signal mask.
  */
@@ -34,9 +35,14 @@ taprun_target_exec(const char *cmd)
 		argv[argc] = NULL;
 		if (argc)
 			execvp(argv[0], argv);
-		fprintf(stderr, "taprun: -c: cannot run %s: %s\n",
-			argc ? argv[0] : "(empty command)", strerror(errno));
-		_exit(127);
+		/* Not a program: a shell builtin ("exit 3", "cd DIR") is
+		 * still a command; the shell says "not found" otherwise. */
+		if (!argc || errno != ENOENT) {
+			fprintf(stderr, "taprun: -c: cannot run %s: %s\n",
+				argc ? argv[0] : "(empty command)",
+				strerror(errno));
+			_exit(127);
+		}
 	}
 	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 	fprintf(stderr, "taprun: -c: cannot run /bin/sh: %s\n", strerror(errno));
