@@ -67,6 +67,9 @@ teardown(void)
 	dw_close_all();
 	if (asprintf(&cmd, "rm -rf %s", dir) >= 0 && system(cmd) != 0)
 		fprintf(stderr, "test_dwarf: could not remove %s\n", dir);
+	free(cmd);
+	free(obj);
+	free(exe);
 }
 
 struct found {
