@@ -62,7 +62,7 @@ setup(void)
 static void
 teardown(void)
 {
-	char *cmd;
+	char *cmd = NULL;
 
 	dw_close_all();
 	if (asprintf(&cmd, "rm -rf %s", dir) >= 0 && system(cmd) != 0)
