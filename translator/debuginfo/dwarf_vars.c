@@ -239,12 +239,29 @@ cx_op(struct cexpr *x, const Dwarf_Op *op, int fb_reg, int64_t fb_off,
 	}
 }
 
+/* "ADDR deref stack_value" is the value in memory at ADDR: as a location
+ * that is the object at ADDR, when the load is as wide as the variable. */
+static bool
+ends_in_load(Dwarf_Op *ops, size_t n, uint64_t var_size)
+{
+	const Dwarf_Op *op = n >= 2 ? &ops[n - 2] : NULL;
+
+	if (!op || ops[n - 1].atom != DW_OP_stack_value || !var_size)
+		return false;
+	return (op->atom == DW_OP_deref && var_size == 8) ||
+	       (op->atom == DW_OP_deref_size && op->number == var_size);
+}
+
 static struct dw_loc
 compile_ops(struct dw_file *f, Dwarf_Op *ops, size_t n, Dwarf_Die *func,
-	    Dwarf_Addr pc)
+	    Dwarf_Addr pc, uint64_t var_size)
 {
 	struct cexpr x = { .n = 0 };
-	bool value = n && ops[n - 1].atom == DW_OP_stack_value;
+	bool load = ends_in_load(ops, n, var_size);
+	bool value = !load && n && ops[n - 1].atom == DW_OP_stack_value;
+
+	if (load)
+		n -= 2;	/* what remains computes the address */
 	int fb_reg = -1;
 	int64_t fb_off = 0;
 	bool have_fb = frame_base(f, func, pc, &fb_reg, &fb_off);
@@ -265,7 +282,7 @@ compile_ops(struct dw_file *f, Dwarf_Op *ops, size_t n, Dwarf_Die *func,
 
 static struct dw_loc
 decode_ops(struct dw_file *f, Dwarf_Op *ops, size_t n, Dwarf_Die *func,
-	   Dwarf_Addr pc)
+	   Dwarf_Addr pc, uint64_t var_size)
 {
 	struct dw_loc l = { .kind = DW_LOC_UNAVAILABLE };
 	bool value = n == 2 && ops[1].atom == DW_OP_stack_value;
@@ -303,7 +320,7 @@ decode_ops(struct dw_file *f, Dwarf_Op *ops, size_t n, Dwarf_Die *func,
 	}
 	if (value && op_const(&ops[0], &v))
 		return (struct dw_loc){ .kind = DW_LOC_CONST, .value = v };
-	return compile_ops(f, ops, n, func, pc);
+	return compile_ops(f, ops, n, func, pc, var_size);
 }
 
 struct dw_loc
@@ -328,7 +345,14 @@ dw_var_location(struct dw_file *f, Dwarf_Die *die, Dwarf_Die *func,
 		return unavailable("described by a location tapc cannot read");
 	if (got == 0)
 		return unavailable("not available at this address");
-	return decode_ops(f, ops, n, func, pc);
+	/* the variable's size, for loads in expressions */
+	Dwarf_Die type, peeled;
+	Dwarf_Word size = 0;
+	if (dwarf_attr_integrate(die, DW_AT_type, &attr) &&
+	    dwarf_formref_die(&attr, &type) && dwarf_peel_type(&type, &peeled) == 0)
+		dwarf_formudata(dwarf_attr_integrate(&peeled, DW_AT_byte_size, &attr),
+				&size);
+	return decode_ops(f, ops, n, func, pc, size);
 }
 
 /* ---- the variables of a site ---- */
