@@ -12,14 +12,20 @@
  * the symbol) are placed from that, never from an absolute address.
  *
  * Reading is lazy and cached in the dw_file: the function index (every
- * subprogram of every CU, name -> DIE) is built once on the first lookup,
- * so elaborating many probes and variables does not re-read CUs.
+ * subprogram of every CU, name -> DIE) is built once on the first lookup
+ * (and kept on disk for big files, dwarf_cache.c), the symbol table,
+ * named types and each site's variables likewise, so elaborating many
+ * probes and variables does not re-read CUs.
  *
- * For user binaries (process("PATH").function, helper H5): dw_open(PATH),
- * then dw_find_sites / dw_site_vars exactly as for a module; a variable's
- * location (struct dw_loc) names DWARF registers, which the caller maps to
- * its register set (dw_x86_64_pt_regs_name gives the struct pt_regs field
- * for x86_64, the same layout uprobes hand their handlers).
+ * For user binaries (process("PATH").function): dw_open(PATH), then
+ * dw_find_sites / dw_site_vars exactly as for a module; `link_pc` is the
+ * site's address in the ELF file's own terms (turn it into a file offset
+ * through the program headers).  A variable's location (struct dw_loc)
+ * names DWARF registers, which the caller maps to its register set
+ * (dw_x86_64_pt_regs_name gives the struct pt_regs field for x86_64, the
+ * same layout uprobes hand their handlers); DW_LOC_EXPR is C over `__r`,
+ * a struct pt_regs *.  providers/dwarf_access.h turns all of it into
+ * target_access reads.  Not thread-safe; one process, many files.
  */
 #ifndef TAPC_DEBUGINFO_DWARF_H
 #define TAPC_DEBUGINFO_DWARF_H
