@@ -123,25 +123,11 @@ add_file(struct cg *g, struct file_list *l, const char *path)
 static void
 add_ldd(struct cg *g, struct file_list *l, const char *path)
 {
-	char cmd[4200], line[4200];
-	FILE *f;
+	const char **libs;
+	int n = elf_ldd(g->a, path, &libs);
 
-	if (strchr(path, '\''))
-		return;
-	snprintf(cmd, sizeof(cmd), "ldd '%s' 2>/dev/null", path);
-	f = popen(cmd, "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *arrow = strstr(line, "=> /"), *lib = arrow ? arrow + 3 :
-			strchr(line, '/');
-		if (!lib)
-			continue;
-		lib[strcspn(lib, " \t\n(")] = '\0';
-		const char *real = elf_resolve_program(g->a, lib);
-		add_file(g, l, real ? real : arena_strdup(g->a, lib));
-	}
-	pclose(f);
+	for (int i = 0; i < n; i++)
+		add_file(g, l, libs[i]);
 }
 
 static struct file_list

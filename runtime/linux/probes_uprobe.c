@@ -259,13 +259,53 @@ tap_uproc_fork_cb(void *data, struct task_struct *parent,
 		tap_uproc_remember(child->tgid, tap_uproc_program(parent->tgid));
 }
 
+/*
+ * Whether this exit is the one that ends process tgid.  do_exit() counts
+ * the live threads down before this tracepoint but does not say who
+ * reached zero, and two threads can both see zero (a thread that woke
+ * its joiner in exit_mm() still on its way here while the joiner exits
+ * the group).  So the first to claim the tgid's bucket for a second
+ * wins: one bucket per hash, tgid and jiffies in one atomic word.
+ */
+#define TAP_UPROC_ENDED 256
+static atomic64_t tap_uproc_ended[TAP_UPROC_ENDED];
+static struct inode *tap_uproc_ended_program[TAP_UPROC_ENDED];
+
+/* True for the first caller; a later one gets *program, the program the
+ * first one saw (it has forgotten the tgid since). */
+static bool
+tap_uproc_first_end(int tgid, struct inode **program)
+{
+	unsigned int i = (u32)tgid * 2654435761u % TAP_UPROC_ENDED;
+	atomic64_t *b = &tap_uproc_ended[i];
+	u64 now = jiffies & 0xffffffffu, old, mine = (u64)(u32)tgid << 32 | now;
+	int tries;
+
+	for (tries = 0; tries < 4; tries++) {
+		old = atomic64_read(b);
+		if ((u32)(old >> 32) == (u32)tgid &&
+		    ((now - (old & 0xffffffffu)) & 0xffffffffu) < HZ) {
+			/* another thread of it ended it */
+			*program = READ_ONCE(tap_uproc_ended_program[i]);
+			return false;
+		}
+		if (atomic64_cmpxchg(b, old, mine) == old) {
+			WRITE_ONCE(tap_uproc_ended_program[i], *program);
+			return true;
+		}
+	}
+	return true;
+}
+
 static void
 tap_uproc_exit_cb(void *data, struct task_struct *p)
 {
 	struct inode *program = tap_uproc_program(current->tgid);
 
-	/* signal->live was decremented before this tracepoint */
-	if (atomic_read(&current->signal->live) == 0) {
+	/* signal->live was decremented before this tracepoint; the thread
+	 * that does not end the process ends as a thread */
+	if (atomic_read(&current->signal->live) == 0 &&
+	    tap_uproc_first_end(current->tgid, &program)) {
 		tap_uproc_fire(TAP_UPROC_END, program);
 		tap_uproc_forget(current->tgid);
 	} else {
@@ -344,6 +384,7 @@ tap_uprocs_arm(void)
 	if (!tap_uprobe_tables.n_uprocs)
 		return 0;
 	memset(tap_uproc_tgids, 0, sizeof(tap_uproc_tgids));
+	memset(tap_uproc_ended, 0, sizeof(tap_uproc_ended));
 	for (i = 0; i < tap_uprobe_tables.n_uprocs; i++) {
 		p = &tap_uprobe_tables.uprocs[i];
 		if (!p->path)

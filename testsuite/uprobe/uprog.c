@@ -6,6 +6,7 @@
  * linked (so libc's malloc is probed in the library).
  *
  *   uprog calls     add(3, 4), add(-10, 2), greet("world", 5), markers
+ *                   (`guarded` only while its semaphore is raised)
  *   uprog malloc    malloc sizes 16 x 8, 100 x 4, 5000 x 2 (the large
  *                   ones through level1 -> level2 -> level3)
  *   uprog threads   two threads, joined
@@ -17,8 +18,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sdt.h>
 #include <unistd.h>
+
+/* Markers with semaphores (as dtrace -h would declare them): the kernel
+ * raises a marker's semaphore while a uprobe is on it (ref_ctr_offset),
+ * so `guarded` fires only when it is probed. */
+#define _SDT_HAS_SEMAPHORES 1
+#include <sys/sdt.h>
+#define UPROG_SEMAPHORE(name) \
+	unsigned short uprog_##name##_semaphore \
+	__attribute__((unused, section(".probes")))
+UPROG_SEMAPHORE(tick);
+UPROG_SEMAPHORE(global);
+UPROG_SEMAPHORE(text);
+UPROG_SEMAPHORE(guarded);
 
 long counter = 41;
 
@@ -48,6 +61,8 @@ calls(void)
 	STAP_PROBE1(uprog, global, counter);
 	counter++;
 	STAP_PROBE3(uprog, text, text, counter, (short)-2);
+	if (uprog_guarded_semaphore)
+		STAP_PROBE1(uprog, guarded, 99);
 }
 
 __attribute__((noinline)) static void

@@ -331,3 +331,31 @@ elf_image_get(struct arena *a, const char *path, char *err, size_t errsize)
 	image_cache = c;
 	return im;
 }
+
+int
+elf_ldd(struct arena *a, const char *path, const char ***out)
+{
+	char cmd[4200], line[4200];
+	int n = 0, cap = 0;
+	FILE *f;
+
+	*out = NULL;
+	if (strchr(path, '\''))
+		return 0;
+	snprintf(cmd, sizeof(cmd), "ldd '%s' 2>/dev/null", path);
+	f = popen(cmd, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *arrow = strstr(line, "=> /");
+		char *lib = arrow ? arrow + 3 : strchr(line, '/');
+		if (!lib)
+			continue;
+		lib[strcspn(lib, " \t\n(")] = '\0';
+		const char *real = elf_resolve_program(a, lib);
+		*out = arena_grow(a, *out, sizeof(**out), &cap, n + 1);
+		(*out)[n++] = real ? real : arena_strdup(a, lib);
+	}
+	pclose(f);
+	return n;
+}

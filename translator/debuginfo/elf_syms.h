@@ -69,6 +69,10 @@ const struct elf_sym *elf_find_object(const struct elf_image *im,
 /* The function holding addr, or NULL. */
 const struct elf_sym *elf_func_at(const struct elf_image *im, uint64_t addr);
 
+/* The shared libraries `ldd path` lists (canonical paths, the dynamic
+ * loader included); how many. */
+int elf_ldd(struct arena *a, const char *path, const char ***out);
+
 /*
  * Resolve a program name like stap: a path with a '/' is taken as it is
  * (relative to the working directory), a bare name is searched in $PATH;

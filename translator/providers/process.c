@@ -146,13 +146,35 @@ program_path(struct elab *e, struct node *point, const struct process_shape *k)
 	return path;
 }
 
+/* .library("LIB"): a path, or a pattern matched against the file names
+ * of the libraries the program uses ("libc.so.6", "libc*"). */
+static const char *
+library_path(struct elab *e, struct node *point, const struct process_shape *k)
+{
+	const char *prog, **libs;
+	int n;
+
+	if (strchr(k->library, '/'))
+		return elf_resolve_program(e->s->arena, k->library);
+	struct process_shape p = *k;
+	p.library = NULL;
+	if (!(prog = program_path(e, point, &p)))
+		return NULL;
+	n = elf_ldd(e->s->arena, prog, &libs);
+	for (int i = 0; i < n; i++) {
+		const char *base = strrchr(libs[i], '/');
+		if (!fnmatch(k->library, base ? base + 1 : libs[i], 0))
+			return libs[i];
+	}
+	return NULL;
+}
+
 /* The ELF file the probe is in (the library if one is named), or NULL
  * after an error. */
 static struct elf_image *
 probed_image(struct elab *e, struct node *point, const struct process_shape *k)
 {
-	const char *path = k->library ?
-		elf_resolve_program(e->s->arena, k->library) :
+	const char *path = k->library ? library_path(e, point, k) :
 		program_path(e, point, k);
 	struct elf_image *im;
 	char err[512];
@@ -265,12 +287,11 @@ match_functions(struct elab *e, struct node *point, struct elf_image *im,
 		pd->function = f->name;
 		pd->dwarf = d;
 		pd->at_entry = !k->is_return && at == f->addr;
+		/* a library's probe is named by the library, as in stap */
 		elab_add_probe(e, point, arena_printf(e->s->arena,
-			       "%s%s%s.function(\"%s\")%s",
-			       quoted_path(e, k, k->library ? "" : im->path),
-			       k->library ? ".library(\"" : "",
-			       k->library ? arena_printf(e->s->arena, "%s\")", im->path) : "",
-			       f->name, k->is_return ? ".return" : ""), pd);
+			       "%s.function(\"%s\")%s",
+			       quoted_path(e, k, im->path), f->name,
+			       k->is_return ? ".return" : ""), pd);
 		count++;
 	}
 	return count;
