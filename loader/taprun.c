@@ -5,8 +5,9 @@
  *          [-G VAR=VALUE]... MODULE.ko [VAR=VALUE]...
  *
  * Takes: the module and options above.  Produces: the script's output on
- * stdout (or -o/-b files), its errors and warnings on stderr, exit status 0
- * when the script ran without errors, 1 otherwise.  The module is inserted
+ * stdout (or -o/-b files), its errors and warnings on stderr, exit status 1
+ * when errors stopped the script (past MAXERRORS, MAXSKIPPED, overload) or
+ * the session failed, else 0.  The module is inserted
  * with finit_module, the session is driven over the ctl file (see
  * runtime/linux/tap_protocol.h) and the relay files are read until the
  * module reports STOPPED; SIGINT, SIGTERM, SIGHUP, -T and the end of the -c
@@ -334,8 +335,9 @@ taprun_handle_msg(struct taprun_session *s, const struct taprun_msg *m)
 		taprun_release_child(s);
 		break;
 	case TAP_MSG_ERROR:
+		/* A script error: whether it ends the script, and so makes
+		 * the status 1, is the module's to say (STARTED, STOPPED). */
 		fprintf(stderr, "ERROR: %s\n", m->payload);
-		s->status = 1;
 		break;
 	case TAP_MSG_WARNING:
 		fprintf(stderr, "WARNING: %s\n", m->payload);

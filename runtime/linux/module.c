@@ -280,9 +280,10 @@ tap_session_stop(void)
 	}
 	tap_transport_flush();
 	tap_send_counts();
-	/* ERROR without counted errors: stopped for MAXSKIPPED. */
+	/* Status 1 when errors (past MAXERRORS), MAXSKIPPED or overload
+	 * stopped the script, as runtime/user: errors MAXERRORS tolerated
+	 * are reported but leave the status 0. */
 	tap_send_status(TAP_MSG_STOPPED,
-			atomic64_read(&tap_error_count) ||
 			atomic_read(&tap_session_state) == TAP_SESSION_ERROR);
 	atomic_set(&tap_session_state, TAP_SESSION_STOPPED);
 out:
