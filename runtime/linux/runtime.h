@@ -25,4 +25,12 @@
 #include "ustack.h"
 #include "transport.h"
 
+/* <stdint.h>'s limits, which the generated C uses on both targets (the
+ * kernel spells them S64_MAX...). */
+#ifndef INT64_MAX
+#define INT64_MAX	S64_MAX
+#define INT64_MIN	S64_MIN
+#define UINT64_MAX	U64_MAX
+#endif
+
 #endif /* TAP_LINUX_RUNTIME_H */
