@@ -19,4 +19,17 @@ check_SCRIPTS += testsuite/lang/check-lang
 TESTS += testsuite/lang/check-lang
 CLEANFILES += testsuite/lang/check-lang
 
+# The same cases on the kernel target (testsuite/lang/kernel-run): built
+# as modules, run in one VM boot, judged the same way; the few that cannot
+# print the same are in testsuite/lang/kernel-skip with a reason each.
+# `make check-lang-kernel` runs it alone; `make check` runs it as
+# testsuite/lang/kernel.test, skipped (77) without qemu or kernel headers.
+# The scripts are distributed with the rest of testsuite/lang.
+TESTS += testsuite/lang/kernel.test
+
+check-lang-kernel: tapc$(EXEEXT) loader/taprun-static$(EXEEXT)
+	$(srcdir)/testsuite/lang/kernel-run
+
+.PHONY: check-lang-kernel
+
 include testsuite/lang/corpus.mk
