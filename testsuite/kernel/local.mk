@@ -24,6 +24,7 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/counts.stp \
 	testsuite/kernel/tests/errors.stp \
 	testsuite/kernel/tests/exit.stp \
+	testsuite/kernel/tests/exit_profile.stp \
 	testsuite/kernel/tests/exit_timer.stp \
 	testsuite/kernel/tests/families.stp \
 	testsuite/kernel/tests/families.out \
