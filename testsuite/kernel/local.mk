@@ -28,6 +28,8 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/exit_timer.stp \
 	testsuite/kernel/tests/families.stp \
 	testsuite/kernel/tests/families.out \
+	testsuite/kernel/tests/familyvars.stp \
+	testsuite/kernel/tests/familyvars.out \
 	testsuite/kernel/tests/fault.stp \
 	testsuite/kernel/tests/locks.stp \
 	testsuite/kernel/tests/locks.out \
