@@ -388,6 +388,17 @@ match_marks(struct elab *e, struct node *point, struct elf_image *im,
 static int
 match_event(struct elab *e, struct node *point, const struct process_shape *k)
 {
+	const struct options *o = &e->s->opts;
+
+	/* every process on the system: as stap, only when asked for */
+	if (!k->path && !k->pid && !o->guru && !o->target_command &&
+	    !o->target_pid) {
+		if (!e->listing)
+			diag_error(&e->s->diag, point->loc, "E_PROCESS_PATH",
+				   "probe point '%s' names no program or process: it would fire for every process; write process(\"PATH\") or process(PID), give -c CMD or -x PID, or use guru mode (-g)",
+				   pp_to_string(e->s->arena, point));
+		return -1;
+	}
 	static const char *const names[] = {
 		[PROC_BEGIN] = "begin", [PROC_END] = "end",
 		[PROC_THREAD_BEGIN] = "thread.begin",
@@ -413,6 +424,14 @@ process_match(struct elab *e, struct node *point)
 	struct process_shape k;
 	struct elf_image *im;
 
+	if (pp_is(point, 1, "syscall") || pp_is(point, 2, "syscall") ||
+	    pp_is(point, 1, "insn") || pp_is(point, 2, "insn")) {
+		if (!e->listing)
+			diag_error(&e->s->diag, point->loc, "E_UNSUPPORTED_PROBE",
+				   "probe point '%s' is not supported yet (process(...).syscall and .insn probes)",
+				   pp_to_string(e->s->arena, point));
+		return -1;
+	}
 	if (!parse_shape(point, &k)) {
 		diag_error(&e->s->diag, point->loc, "E_PROBE_ARG",
 			   "expected process[(\"PATH\"|PID)].function(\"PATTERN\")[.call|.return], .statement(ADDR), [.provider(\"P\")].mark(\"NAME\"), .library(\"LIB\").function(...), .begin, .end, .thread.begin or .thread.end");
