@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/bench_p2.sh -- wall time of `tapc -p2` (parse and elaborate) on a few
-# scripts: a trivial begin probe, a generated 200-line script, the
+# scripts: a trivial begin probe, a generated 200-line script,
+# process(...).function("*") over libc and over tapc (DWARF), the
 # kernel.trace("*") wildcard, kprobe.function("vfs_*") and
 # kernel.function("vfs_*") (BTF, and DWARF when the debug vmlinux is
 # installed). Prints the best
@@ -74,6 +75,12 @@ gen_script >"$tmp/s200.stp"
 echo "tapc -p2 wall time ($(wc -l <"$tmp/s200.stp") lines in the generated script)"
 best "trivial begin" -e 'probe begin { print("hi") }'
 best "200-line script" "$tmp/s200.stp"
+# process(...).function("*"): a library by its symbol table alone, and
+# tapc itself (built with -g: every function's site after the prologue
+# and its variables from DWARF).
+libc=/lib/x86_64-linux-gnu/libc.so.6
+[ -r "$libc" ] && best "process(libc).function(*)" -e "probe process(\"$libc\").function(\"*\") { print(1) }"
+best "process(tapc).function(*)" -e "probe process(\"$(command -v "$TAPC")\").function(\"*\") { print(1) }"
 if [ -n "$TAPC_KREL" ]; then
 	best "kernel.trace(\"*\")" -r "$TAPC_KREL" -e 'probe kernel.trace("*") { print(1) }'
 	best "kprobe.function(\"vfs_*\")" -r "$TAPC_KREL" -e 'probe kprobe.function("vfs_*") { print(1) }'
