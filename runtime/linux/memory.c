@@ -219,8 +219,9 @@ tap_pretty_kstring(struct tap_buf *b, char *raw, char *tmp, u64 addr)
 		tap_buf_puts(b, "0x0");
 		return;
 	}
+	/* in a uprobe handler, $var$ strings are the task's user memory */
 	if (tap_string_nofault(raw, (const char *)(unsigned long)addr,
-			       MAXSTRINGLEN, false) < 0) {
+			       MAXSTRINGLEN, tap_in_uprobe()) < 0) {
 		tap_pretty_hex(b, (s64)addr);
 		return;
 	}

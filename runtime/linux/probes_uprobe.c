@@ -44,6 +44,12 @@ tap_uprobe_current(struct tap_context *c)
 	return h && h->c == c ? h : NULL;
 }
 
+bool
+tap_in_uprobe(void)
+{
+	return __this_cpu_read(tap_uprobe_hit_cpu) != NULL;
+}
+
 static void
 tap_uprobe_run(struct tap_uprobe_probe *u, struct pt_regs *regs,
 	       unsigned long pc, unsigned long func)

@@ -100,6 +100,10 @@ void tap_uprobes_disarm(void);
 int64_t tap_sdt_read(struct tap_context *c, unsigned long addr, int size,
 		     bool is_signed);
 
+/* Whether this CPU is in a uprobe handler (between its context enter
+ * and exit): reads of $target memory are then user reads. */
+bool tap_in_uprobe(void);
+
 /* The hit of the handler running on this CPU in context c, or NULL. */
 const struct tap_uprobe_hit *tap_uprobe_current(struct tap_context *c);
 
