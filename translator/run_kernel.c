@@ -19,6 +19,7 @@
 
 #include "translator/debuginfo/kernel.h"
 #include "translator/paths.h"
+#include "translator/providers/provider.h"
 #include "translator/spawn.h"
 
 #define TAPRUN_MAX_ARGS 64
@@ -102,6 +103,24 @@ shell_quote(struct session *s, const char *arg)
 	return out;
 }
 
+/* Files user-space probes name, in the guest at their host paths (the
+ * VM tools copy a dynamic program's libraries along); a path the guest
+ * has already is left alone. */
+static void
+write_guest_files(struct session *s, FILE *f)
+{
+	const char **files;
+	int n = process_guest_files(s, &files);
+
+	for (int i = 0; i < n; i++) {
+		const char *base = strrchr(files[i], '/') + 1;
+		const char *q = shell_quote(s, files[i]);
+		fprintf(f, "file %s\n", files[i]);
+		fprintf(f, "run [ -e %s ] || { mkdir -p \"$(dirname %s)\" && cp /tap/files/%s %s; } &&\n",
+			q, q, shell_quote(s, base), q);
+	}
+}
+
 static bool
 write_spec(struct session *s, const char *spec, const char *ko)
 {
@@ -113,8 +132,10 @@ write_spec(struct session *s, const char *spec, const char *ko)
 	if (!f)
 		return false;
 	n = taprun_options(s, argv, 0, true);
-	fprintf(f, "test script\nmodule %s\ntimeout %d\nrun taprun", ko,
+	fprintf(f, "test script\nmodule %s\ntimeout %d\n", ko,
 		s->opts.time_limit ? s->opts.time_limit + 60 : 600);
+	write_guest_files(s, f);
+	fprintf(f, "run taprun");
 	for (int i = 0; i < n; i++)
 		fprintf(f, " %s", shell_quote(s, argv[i]));
 	fprintf(f, " /tap/mod/%s\n", base);

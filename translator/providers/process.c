@@ -560,3 +560,46 @@ process_hash_inputs(struct session *s, struct hash *h)
 	}
 	hash_int(h, s->opts.ldd);
 }
+
+/* ---- tapc --vm ---- */
+
+static int
+add_guest_file(struct session *s, const char ***v, int n, int *cap,
+	       const char *path)
+{
+	if (!path)
+		return n;
+	for (int i = 0; i < n; i++)
+		if (strcmp((*v)[i], path) == 0)
+			return n;
+	*v = arena_grow(s->arena, *v, sizeof(**v), cap, n + 1);
+	(*v)[n] = path;
+	return n + 1;
+}
+
+int
+process_guest_files(struct session *s, const char ***out)
+{
+	const struct program *p = s->program;
+	int n = 0, cap = 0;
+
+	*out = NULL;
+	for (int i = 0; p && i < p->nprobes; i++) {
+		const void *pd = p->probes[i]->pdata;
+		if (pd && pdata_kind_of(pd) == PD_UPROBE)
+			n = add_guest_file(s, out, n, &cap,
+				((const struct pdata_uprobe *)pd)->path);
+		else if (pd && pdata_kind_of(pd) == PD_PROCESS)
+			n = add_guest_file(s, out, n, &cap,
+				((const struct pdata_process *)pd)->path);
+	}
+	if (n && s->opts.target_command) {	/* the program it runs */
+		const char *cmd = s->opts.target_command;
+		cmd += strspn(cmd, " \t");
+		const char *prog = arena_strndup(s->arena, cmd, strcspn(cmd, " \t"));
+		if (strchr(prog, '/'))
+			n = add_guest_file(s, out, n, &cap,
+					   elf_resolve_program(s->arena, prog));
+	}
+	return n;
+}

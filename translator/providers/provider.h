@@ -143,6 +143,10 @@ pdata_kind_of(const void *pdata)
 struct hash;
 struct session;
 void process_hash_inputs(struct session *s, struct hash *h);
+/* process.c, for --vm: the files user-space probes need in the guest at
+ * their host paths (probed programs and libraries, and the -c program
+ * when it is given by path); how many. */
+int process_guest_files(struct session *s, const char ***out);
 
 /* The registry, in the order providers are asked. */
 extern const struct provider *const provider_registry[];
