@@ -291,7 +291,7 @@ cg_compare(struct cg *g, struct node *n)
 }
 
 /* =~ and !~: the pattern is a literal (pass 2 checks), compiled once at
- * init into a static regex_t. */
+ * init into a static tap_regex_t. */
 static const char *
 cg_regex(struct cg *g, struct node *n)
 {
@@ -310,7 +310,7 @@ cg_regex(struct cg *g, struct node *n)
 	g->regexes[g->nregex].name = name;
 	g->regexes[g->nregex].pattern = cg_c_string(g, s, len);
 	g->nregex++;
-	fprintf(g->decls, "static regex_t %s;\n", name);
+	fprintf(g->decls, "static tap_regex_t %s;\n", name);
 	return cg_fmt(g, "((int64_t)(tap_regex_match(&%s, %s) %s 0))", name,
 		      cg_expr(g, n->u.binary.lhs),
 		      n->u.binary.op == OP_MATCH ? "!=" : "==");

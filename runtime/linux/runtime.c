@@ -15,4 +15,5 @@
 #include "probes_kprobe.c"
 #include "probes_uprobe.c"
 #include "ustack.c"
+#include "regex.c"
 #include "module.c"

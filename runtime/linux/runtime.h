@@ -2,7 +2,8 @@
  * runtime.h -- what generated code sees of the Linux kernel platform: the
  * registration table (probes.h), the per-CPU context and session state
  * (context.h), output (output.h), safe memory reads (memory.h), locks for
- * globals (locks.h) and the protocol constants.
+ * globals (locks.h), regular expressions (regex.h) and the protocol
+ * constants.
  *
  * A generated module is one C file: it includes this header, defines its
  * handlers, the probe arrays and `struct tap_module_desc tap_module`, and
@@ -24,6 +25,7 @@
 #include "probes_uprobe.h"
 #include "ustack.h"
 #include "transport.h"
+#include "regex.h"
 
 /* <stdint.h>'s limits, which the generated C uses on both targets (the
  * kernel spells them S64_MAX...). */
