@@ -204,9 +204,28 @@ symbol_table(struct cg *g, const char *path, int idx)
 	return true;
 }
 
+/* Whether the program names user addresses at all (the u* functions of
+ * tapsets/linux/ucontext.stp that print symbols); if not, no tables. */
+static bool
+uses_user_symbols(struct cg *g)
+{
+	static const char *const users[] = {
+		"usymname", "usymdata", "umodname", "sprint_ubacktrace",
+		"sprint_ustack",
+	};
+
+	for (int i = 0; i < g->prog->nfunctions; i++)
+		for (size_t j = 0; j < sizeof(users) / sizeof(users[0]); j++)
+			if (strcmp(g->prog->functions[i]->name, users[j]) == 0)
+				return true;
+	return false;
+}
+
 static int
 usym_files(struct cg *g)
 {
+	if (!uses_user_symbols(g))
+		return 0;
 	struct file_list l = symbol_files(g);
 	bool *ok = arena_alloc(g->a, (size_t)(l.n + 1) * sizeof(*ok));
 	int n = 0;
