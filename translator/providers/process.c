@@ -1,6 +1,7 @@
 /*
  * process.c -- user-space probes: process("PATH"|PID).function("PATTERN")
- * [.call|.return], .statement(ADDR), .mark("NAME") (SDT notes),
+ * [.call|.return], .statement(ADDR), .statement("FUNC@FILE:LINE") (DWARF
+ * line table), .mark("NAME") (SDT notes),
  * .library("LIB").function(...), and the life-cycle events
  * process[("PATH"|PID)].begin/.end, process[...].thread.begin/.end.
  *
@@ -37,6 +38,7 @@ struct process_shape {
 	const char *pattern;		/* function or mark pattern */
 	const char *provider;		/* .provider("P").mark(...) */
 	int64_t address;
+	const char *statement;		/* .statement("FUNC@FILE:LINE") */
 	bool is_return;
 };
 
@@ -75,6 +77,9 @@ parse_probe_kind(const struct node *point, int i, struct process_shape *k)
 			k->is_return = true, i++;
 		else if (pp_is(point, i, "call") && !pp_arg(point, i))
 			i++;
+	} else if (pp_is(point, i, "statement") && pp_arg_string(point, i)) {
+		k->what = W_STATEMENT;
+		k->statement = pp_arg_string(point, i++);
 	} else if (pp_is(point, i, "statement") &&
 		   pp_arg_number(point, i, &k->address)) {
 		k->what = W_STATEMENT;
@@ -297,12 +302,62 @@ match_functions(struct elab *e, struct node *point, struct elf_image *im,
 	return count;
 }
 
+struct line_ctx {
+	struct elab *e;
+	struct node *point;
+	struct elf_image *im;
+	const struct process_shape *k;
+	int count;
+};
+
+static void
+add_line_site(struct process_dwarf *d, uint64_t vaddr, const char *function,
+	      const char *file, int line, void *ctx)
+{
+	struct line_ctx *l = ctx;
+	uint64_t off;
+
+	if (!elf_addr_to_offset(l->im, vaddr, &off))
+		return;
+	struct pdata_uprobe *pd = new_uprobe(l->e, l->im, l->k, vaddr, off);
+	pd->function = function;
+	pd->dwarf = d;
+	elab_add_probe(l->e, l->point, arena_printf(l->e->s->arena,
+		       "%s.statement(\"%s@%s:%d\")",
+		       quoted_path(l->e, l->k, l->im->path), function,
+		       file ? file : "?", line), pd);
+	l->count++;
+}
+
+/* .statement("FUNC@FILE:LINE"): every line start DWARF lists. */
+static int
+match_statement_lines(struct elab *e, struct node *point, struct elf_image *im,
+		      const struct process_shape *k)
+{
+	struct line_ctx l = { e, point, im, k, 0 };
+	char err[512];
+	int n = process_dwarf_statements(e, im->path, k->statement,
+					 image_symbol_addr, im, add_line_site,
+					 &l, err, sizeof(err));
+
+	if (n < 0) {
+		diag_error(&e->s->diag, point->loc, "E_NO_DEBUGINFO",
+			   "probe point '%s': %s",
+			   pp_to_string(e->s->arena, point), err);
+		return -1;
+	}
+	return l.count;
+}
+
 static int
 match_statement(struct elab *e, struct node *point, struct elf_image *im,
 		const struct process_shape *k)
 {
 	uint64_t off;
 	const struct elf_sym *f;
+
+	if (k->statement)
+		return match_statement_lines(e, point, im, k);
 
 	if (!elf_addr_to_offset(im, (uint64_t)k->address, &off)) {
 		diag_error(&e->s->diag, point->loc, "E_PROCESS_ADDR",

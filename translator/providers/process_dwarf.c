@@ -9,6 +9,8 @@
  * A file without DWARF (a stripped library) is not an error: the probe
  * stays on the symbol and offers int_arg() & co instead.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "translator/debuginfo/dwarf.h"
@@ -160,4 +162,85 @@ process_dwarf_list(struct elab *e, struct process_dwarf *d,
 	if (d->ret)
 		(*out)[n++] = d->ret;
 	return n;
+}
+
+/* "func@file:line" into q (file and line optional); false if malformed. */
+static bool
+parse_statement(struct elab *e, const char *spec, struct dw_query *q)
+{
+	char *s = arena_strdup(e->s->arena, spec), *at = strchr(s, '@');
+	char *colon, *end;
+
+	q->func = s;
+	q->kind = DW_SITE_STATEMENT;
+	if (!at)
+		return *s != '\0';
+	*at = '\0';
+	q->file = at + 1;
+	if ((colon = strrchr(at + 1, ':'))) {
+		*colon = '\0';
+		if (strcmp(colon + 1, "*") == 0) {
+			q->every_line = true;
+			return *s != '\0';
+		}
+		q->line_lo = (int)strtol(colon + 1, &end, 10);
+		if (end == colon + 1 || q->line_lo <= 0)
+			return false;
+		if (*end == '-')
+			q->line_hi = (int)strtol(end + 1, &end, 10);
+		if (*end)
+			return false;
+	}
+	return *s != '\0' && *q->file != '\0';
+}
+
+struct statement_ctx {
+	struct elab *e;
+	struct dw_file *file;
+	uint64_t (*symbol_addr)(const char *, void *);
+	void *ctx;
+	void (*fn)(struct process_dwarf *, uint64_t, const char *, const char *,
+		   int, void *);
+	void *fctx;
+	int count;
+};
+
+static bool
+take_statement(const struct dw_site *s, void *ctx)
+{
+	struct statement_ctx *c = ctx;
+	uint64_t sym = s->symbol ? c->symbol_addr(s->symbol, c->ctx) : 0;
+	struct process_dwarf *d;
+
+	if (!sym)
+		return true;
+	d = arena_alloc(c->e->s->arena, sizeof(*d));
+	d->file = c->file;
+	d->site = s;
+	c->fn(d, sym + s->offset, s->function, s->decl_file, s->line, c->fctx);
+	c->count++;
+	return true;
+}
+
+int
+process_dwarf_statements(struct elab *e, const char *path, const char *spec,
+			 uint64_t (*symbol_addr)(const char *, void *),
+			 void *ctx,
+			 void (*fn)(struct process_dwarf *, uint64_t,
+				    const char *, const char *, int, void *),
+			 void *fctx, char *err, size_t errlen)
+{
+	struct dw_query q = { 0 };
+	struct statement_ctx c = { e, NULL, symbol_addr, ctx, fn, fctx, 0 };
+
+	if (!parse_statement(e, spec, &q) || (!q.line_lo && !q.every_line)) {
+		snprintf(err, errlen, "expected \"FUNCTION@FILE:LINE\" (LINE, LINE-LINE or *), not \"%s\"",
+			 spec);
+		return -1;
+	}
+	if (!(c.file = dw_open(path, err, errlen)))
+		return -1;
+	if (dw_find_sites(c.file, &q, take_statement, &c, err, errlen) < 0)
+		return -1;
+	return c.count;
 }

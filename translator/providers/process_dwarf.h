@@ -27,6 +27,22 @@ struct process_dwarf *process_dwarf_find(struct elab *e, const char *path,
 								 void *ctx),
 					 void *ctx, uint64_t *vaddr);
 
+/*
+ * Statement sites: every address where a line of "FUNC@FILE:LINE" (FILE
+ * and LINE optional; FUNC and FILE wildcards) starts, in `path`'s DWARF.
+ * fn gets each with its link-time address (from symbol_addr) and its
+ * DWARF view; returns how many, or -1 with a message in err.
+ */
+int process_dwarf_statements(struct elab *e, const char *path,
+			     const char *spec,
+			     uint64_t (*symbol_addr)(const char *name,
+						     void *ctx),
+			     void *ctx,
+			     void (*fn)(struct process_dwarf *d, uint64_t vaddr,
+					const char *function, const char *file,
+					int line, void *fctx),
+			     void *fctx, char *err, size_t errlen);
+
 /* The context variable `name` (a parameter, a local, "return"), or NULL. */
 struct context_var *process_dwarf_var(struct elab *e, struct process_dwarf *d,
 				      const char *name);
