@@ -89,7 +89,7 @@ struct tap_uprobe_tables {
 };
 
 /* Defined by every generated kernel module (empty tables when the
- * script has no user-space probes). */
+ * script has no user-space probes); empty when a module does not. */
 extern struct tap_uprobe_tables tap_uprobe_tables;
 
 int tap_uprobes_arm(void);
