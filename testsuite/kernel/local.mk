@@ -2,8 +2,8 @@
 ## the tapsets and examples built as modules and run in ONE VM boot.
 ## `make check-kernel` runs it alone; `make check` runs it as
 ## testsuite/kernel/kernel.test, skipped (77) without qemu or kernel
-## headers.  About 40 s of boot plus the module builds (~2 min the first
-## time, cached after).
+## headers.  About 50 s of boot for 37 tests plus the module builds
+## (~5 min on a busy 2-core host the first time, cached after).
 
 TAP_KERNEL_FILES = \
 	testsuite/kernel/run \
