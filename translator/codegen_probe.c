@@ -336,7 +336,7 @@ cg_function_call(struct cg *g, struct node *n)
 {
 	struct function_sym *fn = n->u.call.fn;
 	char *decl = "", *args = "";
-	const char *dst = NULL, *call, *near = cg_fn_near(g, fn, n);
+	const char *dst = NULL, *call, *on_error, *near = cg_fn_near(g, fn, n);
 	int i;
 
 	for (i = 0; i < n->u.call.args.n && i < fn->nparams; i++) {
@@ -352,14 +352,22 @@ cg_function_call(struct cg *g, struct node *n)
 		args = cg_fmt(g, ", %s%s", dst, args);
 	}
 	call = cg_fmt(g, "%s(c%s)", cg_fn_name(g, fn), args);
+	near = cg_c_string(g, near, strlen(near));
+	/* an embedded-C function's error has no statement of its own: it is
+	 * near the function's name, as SystemTap reports it */
+	if (fn->decl && fn->decl->u.function.embedded)
+		on_error = cg_fmt(g, "{ if (!c->last_stmt) c->last_stmt = %s; goto %s; }",
+				  near, g->err_label);
+	else
+		on_error = cg_fmt(g, "goto %s;", g->err_label);
 	return cg_fmt(g, "({ %sif (unlikely(!tap_nesting_enter(c))) { "
 		      "c->last_stmt = %s; goto %s; } "
 		      "%s%s; tap_nesting_exit(c); "
-		      "if (unlikely(c->error)) goto %s; "
+		      "if (unlikely(c->error)) %s "
 		      "if (unlikely(c->next)) goto %s; %s; })",
-		      decl, cg_c_string(g, near, strlen(near)), g->err_label,
+		      decl, near, g->err_label,
 		      fn->ret == TY_LONG ? "int64_t __r = " : "", call,
-		      g->err_label, g->out_label,
+		      on_error, g->out_label,
 		      fn->ret == TY_LONG ? "__r" : fn->ret == TY_STRING ?
 		      cg_fmt(g, "(const char *)%s", dst) : "(int64_t)0");
 }
