@@ -44,7 +44,7 @@ static atomic64_t kp_getppid, krp_getppid, ticks, noisy_lines, profile_hits;
 
 /* A "global" under a lock, the way generated code keeps script globals. */
 static struct tap_lock tp_lock = TAP_LOCK_INIT(tp_lock);
-static struct tap_lock *const tp_locks[] = { &tp_lock };
+static const struct tap_lock_use tp_locks[] = { { &tp_lock, TAP_LOCK_EXCL } };
 static u64 tp_getppid;
 
 static bool
