@@ -323,17 +323,28 @@ START_TEST(installed_build_tree)
 }
 END_TEST
 
+/* Another kernel's functions: from the debug package's System.map when
+ * it is installed (every text symbol, aliases included), else from BTF. */
 START_TEST(installed_functions_from_btf)
 {
 	char err[BTF_ERRLEN];
 	struct ksym_table *fns;
+	char *map;
+	bool have_map;
 
 	if (kernel_is_running(kt))
 		return;	/* kallsyms, tested above */
+	if (asprintf(&map, "/usr/lib/debug/boot/System.map-%s",
+		     kernel_release(kt)) < 0)
+		ck_abort();
+	have_map = access(map, R_OK) == 0;
+	free(map);
 	fns = kernel_functions(kt, err, sizeof(err));
 	ck_assert_msg(fns != NULL, "%s", err);
-	ck_assert_str_eq(ksym_source(fns), "btf");
-	ck_assert(!ksym_has_addresses(fns));
+	ck_assert_str_eq(ksym_source(fns), have_map ? "kallsyms" : "btf");
+	ck_assert(ksym_has_addresses(fns) == have_map);
+	if (have_map)	/* an alias BTF does not name */
+		ck_assert_ptr_nonnull(ksym_find(fns, "__x64_sys_getppid"));
 	ck_assert_ptr_nonnull(ksym_find(fns, "vfs_read"));
 	ck_assert_int_eq(ksym_check(fns, ksym_find(fns, "vfs_read"), NULL),
 			 KSYM_PROBEABLE);

@@ -26,6 +26,7 @@ struct ksym_range {
 /* The kprobe-forbidden text, by the names of its start marker. */
 static const char *const ksym_forbidden[] = {
 	"__kprobes_text", "__noinstr_text", "__entry_text",
+	"_init_text",	/* _sinittext.._einittext: freed after boot */
 };
 #define KSYM_NFORBIDDEN (sizeof(ksym_forbidden) / sizeof(ksym_forbidden[0]))
 
@@ -122,6 +123,10 @@ ksym_note_marker(struct ksym_table *t, const char *name, uint64_t addr)
 {
 	size_t i, n;
 
+	if (strcmp(name, "_sinittext") == 0)
+		name = "_init_text_start";
+	else if (strcmp(name, "_einittext") == 0)
+		name = "_init_text_end";
 	for (i = 0; i < KSYM_NFORBIDDEN; i++) {
 		n = strlen(ksym_forbidden[i]);
 		if (strncmp(name, ksym_forbidden[i], n) != 0)

@@ -10,8 +10,9 @@
  * What is refused (ksym_check() == KSYM_REFUSED), and why:
  *   - `foo.cold`: the out-of-line cold tail of foo, not a function entry;
  *   - addresses inside the kernel's kprobe-forbidden text (between the
- *     __kprobes_text, __noinstr_text and __entry_text start/end markers):
- *     the kernel would reject them at registration;
+ *     __kprobes_text, __noinstr_text and __entry_text start/end markers),
+ *     and init text (_sinittext.._einittext, freed after boot): the kernel
+ *     would reject them at registration;
  *   - names on the running kernel's kprobes blacklist
  *     (/sys/kernel/debug/kprobes/blacklist, when readable);
  *   - section markers (_stext, __*_text_start) and the __pfx_/__cfi_ padding

@@ -781,6 +781,21 @@ kernel_functions(struct kernel_target *kt, char *err, size_t errlen)
 						"/sys/kernel/debug/kprobes/blacklist",
 						err, errlen)))
 		return kt->functions;
+	/* another kernel: its System.map has every text symbol, aliases
+	 * such as __x64_sys_getppid (of __do_sys_getppid) included, which
+	 * BTF (one name a function) lacks.  Debian's /boot one is a stub
+	 * (no function symbols: skipped); the debug package has the real. */
+	for (int i = 0; !kt->running && i < 2 && !kt->functions; i++) {
+		char *map = kernel_keep_file(kernel_path("%s/System.map-%s",
+			i == 0 ? "/usr/lib/debug/boot" : kt->paths.boot_dir,
+			kt->release));
+
+		if (map)
+			kt->functions = ksym_load_kallsyms(map, NULL, err, errlen);
+		free(map);
+	}
+	if (kt->functions)
+		return kt->functions;
 	if (!(btf = kernel_btf(kt, err, errlen)))
 		return NULL;
 	return kt->functions = ksym_load_btf(btf, err, errlen);
