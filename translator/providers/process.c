@@ -233,6 +233,25 @@ struct no_dwarf {
 	struct no_dwarf *next;
 };
 
+/* DWARF under another name of the same address: libc's malloc is
+ * __libc_malloc in its debug info. */
+static struct process_dwarf *
+with_dwarf_alias(struct elab *e, const struct elf_image *im, const char *name,
+		 bool is_return, uint64_t *vaddr)
+{
+	const struct elf_sym *s = elf_find_func(im, name);
+	const struct elf_sym *first = s ? elf_func_at(im, s->addr) : NULL;
+	struct process_dwarf *d = NULL;
+
+	for (const struct elf_sym *a = first;
+	     a && !d && a < im->funcs + im->nfuncs && a->addr == s->addr; a++)
+		if (strcmp(a->name, name) != 0)
+			d = process_dwarf_find(e, im->path, a->name, is_return,
+					       image_symbol_addr, (void *)im,
+					       vaddr);
+	return d;
+}
+
 /* DWARF for function `name`: for an entry probe *at moves past the
  * prologue.  NULL (and *at unchanged) without DWARF for it. */
 static struct process_dwarf *
@@ -248,6 +267,8 @@ with_dwarf(struct elab *e, const struct elf_image *im, const char *name,
 			return NULL;
 	d = process_dwarf_find(e, im->path, name, is_return, image_symbol_addr,
 			       (void *)im, &vaddr);
+	if (!d)
+		d = with_dwarf_alias(e, im, name, is_return, &vaddr);
 	if (!d && !im->has_debug_info) {
 		struct no_dwarf *n = arena_alloc(e->s->arena, sizeof(*n));
 		n->path = im->path;
