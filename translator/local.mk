@@ -29,6 +29,7 @@ translator_libtapc_a_SOURCES = \
 	translator/listing.c translator/listing.h \
 	translator/target_access.c translator/target_access.h \
 	translator/target_btf.c translator/target_btf.h \
+	translator/target_walk.c translator/target_walk.h \
 	translator/resolve_target.c translator/resolve_target.h \
 	translator/codegen_target.c translator/codegen_target.h \
 	translator/providers/provider.h translator/providers/registry.c \
