@@ -784,8 +784,13 @@ kernel_functions(struct kernel_target *kt, char *err, size_t errlen)
 	/* another kernel: its System.map has every text symbol, aliases
 	 * such as __x64_sys_getppid (of __do_sys_getppid) included, which
 	 * BTF (one name a function) lacks.  Debian's /boot one is a stub
-	 * (no function symbols: skipped); the debug package has the real. */
-	for (int i = 0; !kt->running && i < 2 && !kt->functions; i++) {
+	 * (no function symbols: skipped); the debug package has the real.
+	 * TAPC_KERNEL_DEBUGINFO=btf leaves the debug package out, as it
+	 * does for DWARF (providers/dwarf.c). */
+	const char *want = getenv("TAPC_KERNEL_DEBUGINFO");
+	bool debug_pkg = !want || strcmp(want, "btf") != 0;
+
+	for (int i = debug_pkg ? 0 : 1; !kt->running && i < 2 && !kt->functions; i++) {
 		char *map = kernel_keep_file(kernel_path("%s/System.map-%s",
 			i == 0 ? "/usr/lib/debug/boot" : kt->paths.boot_dir,
 			kt->release));
