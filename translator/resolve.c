@@ -203,8 +203,6 @@ hint_function(struct resolver *r, const char *name)
 		diag_hint(&e->s->diag, "did you mean '%s'?", best);
 }
 
-
-
 /* After E_ARITY: where the visible definitions of `name` are, each with
  * its parameter count (functions may be overloaded by it). */
 static void
