@@ -29,6 +29,9 @@
 #ifndef TAP_OVERLOAD_INTERVAL_NS
 #define TAP_OVERLOAD_INTERVAL_NS	1000000000ULL	/* measuring window */
 #endif
+#ifndef TAP_OVERLOAD_SAMPLE	/* time one handler in this many */
+#define TAP_OVERLOAD_SAMPLE		16
+#endif
 #ifndef TAP_OVERLOAD_THRESHOLD_NS
 #define TAP_OVERLOAD_THRESHOLD_NS	500000000ULL	/* in handlers, per window */
 #endif
@@ -65,7 +68,9 @@ struct tap_context {
 	char msgbuf[TAP_ERRBUF_SIZE + 128];	/* ERROR/WARNING text: off the
 						 * kernel stack */
 	struct tap_tokenizer tok;	/* tokenize()'s position */
-	u64 entered_ns;			/* local_clock() at handler entry */
+	u64 entered_ns;			/* local_clock() at handler entry,
+					 * 0 when this one is not timed */
+	unsigned long handlers;		/* overload: handlers so far */
 	u64 window_start_ns;		/* overload: this CPU's window */
 	u64 window_busy_ns;		/* overload: time in handlers in it */
 	struct tap_outbuf out;		/* output, committed at handler end */

@@ -32,6 +32,7 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/familyvars.out \
 	testsuite/kernel/tests/fault.stp \
 	testsuite/kernel/tests/locks.stp \
+	testsuite/kernel/tests/overload.stp \
 	testsuite/kernel/tests/locks.out \
 	testsuite/kernel/tests/maxaction.stp \
 	testsuite/kernel/tests/maxnesting.stp \
