@@ -50,16 +50,26 @@ taprun_ksyms_resolve(struct taprun_ksyms *k)
 		return -err;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx %c %255s", &addr, &type, name) != 3)
+		char mod[64], full[322];
+		int got = sscanf(line, "%lx %c %255s [%63[^]]]", &addr, &type,
+				 name, mod);
+		if (got < 3)
 			continue;
+		/* a module's symbol is asked for as "module:name" */
+		if (got == 4)
+			snprintf(full, sizeof(full), "%s:%s", mod, name);
 		for (i = 0; i < k->n; i++)
-			if (!k->addrs[i] && strcmp(name, k->names[i]) == 0)
+			if (!k->addrs[i] &&
+			    strcmp(got == 4 ? full : name, k->names[i]) == 0)
 				k->addrs[i] = addr ? addr : 1;	/* 1: hidden */
 	}
 	fclose(f);
 	for (i = 0; i < k->n; i++) {
 		if (!k->addrs[i]) {
-			taprun_err("kallsyms: %s: no such symbol in this kernel", k->names[i]);
+			if (strchr(k->names[i], ':'))
+				taprun_err("kallsyms: %s: no such symbol (is the module loaded?)", k->names[i]);
+			else
+				taprun_err("kallsyms: %s: no such symbol in this kernel", k->names[i]);
 			return -ENOENT;
 		}
 		if (k->addrs[i] == 1) {

@@ -640,6 +640,7 @@ cg_expr(struct cg *g, struct node *n)
 	case N_ENTRY:
 		return cg_entry_value(g, n);
 	case N_ATVAR:
+		return cg_access(g, n->u.atvar.access, n);
 	case N_AUTOCAST:
 	case N_DEFINED:
 	case N_PROBEWRITE:

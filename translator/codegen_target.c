@@ -38,6 +38,39 @@ arg_register(int i)
 	return i >= 0 && i < 6 ? regs[i] : NULL;
 }
 
+/* The symbols the module asks taprun for (runtime/linux/ksyms.h), each
+ * declared once per program: "name" for the kernel, "module:name" for a
+ * module's symbol. */
+static const char **ksym_names;
+static int nksym_names, capksym_names;
+static const struct program *ksym_prog;
+
+static const char *
+ksym_code(struct cg *g, const struct ta_base *b)
+{
+	const char *key = b->module ? cg_fmt(g, "%s:%s", b->module, b->symbol)
+				    : b->symbol;
+	const char *lit = cg_c_string(g, key, strlen(key));
+	bool known = false;
+
+	if (ksym_prog != g->prog) {
+		ksym_names = NULL;
+		nksym_names = capksym_names = 0;
+		ksym_prog = g->prog;
+	}
+	for (int i = 0; i < nksym_names && !known; i++)
+		known = strcmp(ksym_names[i], key) == 0;
+	if (!known) {
+		ksym_names = arena_grow(g->a, ksym_names, sizeof(*ksym_names),
+					&capksym_names, nksym_names + 1);
+		ksym_names[nksym_names++] = key;
+		/* taprun resolves it before loading, or refuses to load */
+		fprintf(g->decls, "MODULE_INFO(tap_ksym, %s);\n", lit);
+	}
+	return cg_fmt(g, "((uint64_t)tap_ksym(%s) + (uint64_t)%lldLL)", lit,
+		      (long long)b->offset);
+}
+
 static const char *
 base_code(struct cg *g, const struct ta_base *b, struct node *at)
 {
@@ -59,7 +92,7 @@ base_code(struct cg *g, const struct ta_base *b, struct node *at)
 		return cg_fmt(g, "({ struct pt_regs *__r = c->regs; (uint64_t)(%s); })",
 			      b->c_expr);
 	case TA_BASE_SYMBOL:
-		break;
+		return ksym_code(g, b);
 	}
 	cg_unsupported(g, at, "this variable's location");
 	return "0";
@@ -73,6 +106,7 @@ fail_code(struct cg *g, struct node *at)
 		cg_where(g, at->loc, cg_fmt(g, "identifier '%s'",
 					    at->u.target.name)) :
 		at->kind == N_CAST ? cg_where(g, at->loc, "operator '@cast'") :
+		at->kind == N_ATVAR ? cg_where(g, at->loc, "operator '@var'") :
 		cg_near(g, at);
 
 	return cg_fmt(g, "{ c->last_stmt = %s; goto %s; }",

@@ -524,8 +524,8 @@ resolve_pre(struct node *n, void *ctx)
 		target_bind_cast(r->e, n);
 		return false;
 	case N_ATVAR:
-		diag_error(&r->e->s->diag, n->loc, "E_NO_DEBUGINFO",
-			   "@var needs DWARF debug info (BTF does not describe variables' locations)");
+		resolve_path(r, &n->u.atvar.path);
+		target_bind_atvar(r->e, r->dp, n);
 		return false;
 	case N_AUTOCAST: case N_PERF:
 	case N_REGISTER: case N_DEREF: case N_CONST: case N_PROBEWRITE:

@@ -154,6 +154,18 @@ target_bind_cast(struct elab *e, struct node *n)
 	return true;
 }
 
+bool
+target_bind_atvar(struct elab *e, struct derived_probe *dp, struct node *n)
+{
+	struct ta_access *t = dwacc_atvar(e, dp, n);
+
+	if (!t)
+		return false;
+	n->u.atvar.access = t;
+	n->type = type_of(t);
+	return true;
+}
+
 /* Whether binding succeeds, with no diagnostics: @defined(). */
 static bool
 binds_quietly(struct elab *e, struct context_var *cv, struct node *n)

@@ -39,6 +39,11 @@ bool target_bind_meta(struct elab *e, struct derived_probe *dp,
 
 /* @cast(...): sets n->u.cast.access and n->type; false after an error. */
 bool target_bind_cast(struct elab *e, struct node *n);
+/* @var("name@file"[, "module"]) in probe `dp` (NULL in a function)
+ * through DWARF; false after an error. */
+struct derived_probe;
+bool target_bind_atvar(struct elab *e, struct derived_probe *dp,
+		       struct node *n);
 
 /* @defined(n): whether $var (bound to `cv`, NULL when the probe has
  * none) or @cast(...) with its whole path resolves; no diagnostics. */

@@ -36,8 +36,9 @@
  *      TA_BASE_SYMBOL  the address of a kernel/module symbol plus `offset`
  *                      (a static or global variable: @var, DWARF
  *                      DW_OP_addr); in_memory = true.  The address is
- *                      found at load time (not supported by codegen yet:
- *                      it says so).
+ *                      found at load time: taprun resolves "symbol" or
+ *                      "module:symbol" in /proc/kallsyms (runtime/linux/
+ *                      ksyms.h) and refuses to load if it is missing.
  *      TA_BASE_EXPR    the value of a script expression (`expr`, an AST
  *                      node typed long): @cast's operand.
  *      TA_BASE_REGS_EXPR  a C expression (`c_expr`, uint64_t arithmetic

@@ -443,7 +443,10 @@ ty_uncached(struct typer *t, struct node *n)
 	case N_EMBEDDED_EXPR:
 		return strstr(n->u.embedded_expr.code, "/* string */") ?
 			TY_STRING : TY_LONG;
-	case N_DEFINED: case N_ATVAR: case N_AUTOCAST:
+	case N_ATVAR:
+		ty_path(t, &n->u.atvar.path);
+		return n->u.atvar.access ? ty_access(n->u.atvar.access) : TY_LONG;
+	case N_DEFINED: case N_AUTOCAST:
 	case N_PROBEWRITE: case N_PERF: case N_REGISTER: case N_DEREF: case N_CONST:
 		return TY_LONG;
 	case N_PROBE: case N_ALIAS: case N_FUNCTION: case N_GLOBAL:

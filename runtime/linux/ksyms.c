@@ -19,7 +19,8 @@ struct tap_ksym_entry {
 static struct tap_ksym_entry tap_ksym_table[TAP_MAX_KSYMS];
 static unsigned int tap_ksym_count;
 
-/* Split "a:ffff...,b:ffff..." in place. */
+/* Split "a:ffff...,mod:b:ffff..." in place (a module's symbol is
+ * "module:name": the address follows the last colon). */
 int
 tap_ksyms_init(void)
 {
@@ -27,7 +28,7 @@ tap_ksyms_init(void)
 
 	while (p && *p && tap_ksym_count < TAP_MAX_KSYMS) {
 		entry = strsep(&p, ",");
-		colon = strchr(entry, ':');
+		colon = strrchr(entry, ':');
 		if (!colon)
 			return -EINVAL;
 		*colon = '\0';

@@ -6,7 +6,9 @@
  * TAP_NEED_KSYM(name); that becomes a "tap_ksym=name" .modinfo string, which
  * taprun reads, resolves in /proc/kallsyms and passes back as the module
  * parameter __tap_ksyms="name:hexaddr,...".  tap_ksym("name") then gives
- * the address (0 when unknown), from any context.
+ * the address (0 when unknown), from any context.  A module's symbol is
+ * named "module:symbol" (MODULE_INFO(tap_ksym, "module:symbol")): taprun
+ * takes it from the "[module]" entries of /proc/kallsyms.
  * Must not: be asked for a name not declared with TAP_NEED_KSYM.
  */
 #ifndef TAP_LINUX_KSYMS_H

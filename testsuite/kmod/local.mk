@@ -16,6 +16,8 @@ TAP_KMOD_FILES = \
 	testsuite/kmod/tests/values.out \
 	testsuite/kmod/tests/pretty.stp \
 	testsuite/kmod/tests/pretty.out \
+	testsuite/kmod/tests/statics.stp \
+	testsuite/kmod/tests/statics.out \
 	testsuite/kmod/kernel-dwarf.vmtest \
 	testsuite/kmod/kernel/vfs.stp \
 	testsuite/kmod/kernel/vfs.out \

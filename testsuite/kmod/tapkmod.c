@@ -146,6 +146,31 @@ noinline int tk_expr(int n)
 	return r;
 }
 
+/* Statics and globals for $var / @var (tests/statics.stp): a static
+ * struct, a global int and a function's own static.  tk_statics writes
+ * them so that they stay in .data with the values below at its entry. */
+struct tk_config {
+	int level;
+	const char *tag;
+	long limits[2];
+};
+
+static struct tk_config tk_settings = {
+	.level = 3, .tag = "cfg", .limits = { 100, -200 },
+};
+int tk_global_count = 4242;
+
+noinline int tk_statics(int n)
+{
+	static int calls = 11;
+
+	calls += n;
+	tk_global_count += n;
+	tk_settings.limits[0] += n;
+	tk_sink += tk_settings.level + calls;
+	return calls;
+}
+
 static ssize_t tk_trigger_write(struct file *file, const char __user *buf,
 				size_t count, loff_t *ppos)
 {
@@ -156,6 +181,7 @@ static ssize_t tk_trigger_write(struct file *file, const char __user *buf,
 	tk_caller(4);
 	tk_locals(6);
 	tk_expr(5);
+	tk_statics(1);
 	return count;
 }
 

@@ -31,7 +31,9 @@ static const char fixture[] =
 	"\tsink += r; /* marker */\n"
 	"\treturn r + it->f.b;\n"
 	"}\n"
-	"int main(int argc, char **argv) { struct item i = { argc }; (void)argv; return use(&i, 3); }\n";
+	"int main(int argc, char **argv) { struct item i = { argc }; (void)argv; return use(&i, 3); }\n"
+	"static struct item second = { 2, \"two\" };\n"
+	"struct item *keep = &second;\n";
 
 static void
 setup(void)
@@ -201,6 +203,39 @@ START_TEST(executable_addresses)
 }
 END_TEST
 
+/* A static and a global (DW_OP_addr) are "symbol + offset", in the
+ * relocatable object (libdwfl placed its sections) and the executable. */
+START_TEST(statics_as_symbols)
+{
+	const char *paths[] = { obj, exe };
+	char err[256], name[128];
+
+	for (int i = 0; i < 2; i++) {
+		struct dw_file *f = dw_open(paths[i], err, sizeof(err));
+		struct dw_var v;
+
+		ck_assert_ptr_nonnull(f);
+		ck_assert_int_eq(dw_find_global(f, "second", "fix.c", &v, err, sizeof(err)), 1);
+		ck_assert_int_eq(v.loc.kind, DW_LOC_SYMBOL);
+		ck_assert_str_eq(v.loc.symbol, "second");
+		ck_assert_int_eq(v.loc.offset, 0);
+		ck_assert_str_eq(dw_type_name(f, v.type, name, sizeof(name)),
+				 "struct item");
+		ck_assert_int_eq(dw_find_global(f, "sink", NULL, &v, err, sizeof(err)), 1);
+		ck_assert_int_eq(v.loc.kind, DW_LOC_SYMBOL);
+		ck_assert_str_eq(v.loc.symbol, "sink");
+		ck_assert_int_eq(dw_find_global(f, "second", "other.c", &v, err, sizeof(err)), 0);
+		ck_assert_int_eq(dw_find_global(f, "nothere", NULL, &v, err, sizeof(err)), 0);
+		/* $sink at a probe in use(): a file-scope variable it sees */
+		struct found s = sites(paths[i], "use", NULL, 0, DW_SITE_FUNCTION);
+		ck_assert_int_ge(s.n, 1);
+		ck_assert(dw_site_global(f, s.s[0], "sink", &v));
+		ck_assert_str_eq(v.loc.symbol, "sink");
+		ck_assert(!dw_site_global(f, s.s[0], "nothere", &v));
+	}
+}
+END_TEST
+
 START_TEST(missing_file)
 {
 	char err[256];
@@ -223,6 +258,7 @@ main(void)
 	tcase_add_test(tc, inline_instances_and_statement);
 	tcase_add_test(tc, parameters_and_types);
 	tcase_add_test(tc, executable_addresses);
+	tcase_add_test(tc, statics_as_symbols);
 	tcase_add_test(tc, missing_file);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

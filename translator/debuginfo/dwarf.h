@@ -126,6 +126,9 @@ enum dw_loc_kind {
 				 * `__r`, a struct pt_regs * with the x86_64
 				 * names (dw_x86_64_pt_regs_name); the value
 				 * if `is_value`, else the object's address */
+	DW_LOC_SYMBOL,		/* the object is at ELF symbol `symbol` +
+				 * offset: a static or global (DW_OP_addr),
+				 * placed from the symbol at load time */
 	DW_LOC_UNAVAILABLE,	/* optimized out / not supported: `why` */
 };
 
@@ -135,6 +138,7 @@ struct dw_loc {
 	int64_t offset;
 	int64_t value;
 	const char *expr;	/* DW_LOC_EXPR */
+	const char *symbol;	/* DW_LOC_SYMBOL (offset: from it) */
 	bool is_value;		/* DW_LOC_EXPR */
 	const char *why;	/* DW_LOC_UNAVAILABLE: a phrase for errors */
 };
@@ -154,6 +158,16 @@ int dw_site_vars(struct dw_file *f, const struct dw_site *site,
 		 const struct dw_var **out, char *err, size_t errlen);
 /* The function's return type for a DW_SITE_RETURN site (0: void). */
 uint64_t dw_site_return_type(struct dw_file *f, const struct dw_site *site);
+
+/* A file-scope variable `name` of the site's compilation unit (a static
+ * or global the function can see): true with *out set. */
+bool dw_site_global(struct dw_file *f, const struct dw_site *site,
+		    const char *name, struct dw_var *out);
+/* @var: top-level variable `name` of the first compilation unit whose
+ * path ends with `file` (any unit if NULL) that defines it: 1 with *out
+ * set, 0 if there is none, -1 with a message. */
+int dw_find_global(struct dw_file *f, const char *name, const char *file,
+		   struct dw_var *out, char *err, size_t errlen);
 
 /* struct pt_regs field for DWARF x86_64 register `reg` ("di"), or NULL. */
 const char *dw_x86_64_pt_regs_name(int reg);

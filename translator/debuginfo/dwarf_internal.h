@@ -90,4 +90,7 @@ void dw_cache_store(const struct dw_file *f);
 struct dw_loc dw_var_location(struct dw_file *f, Dwarf_Die *die,
 			      Dwarf_Die *func, Dwarf_Addr pc);
 
+/* dwarf_statics.c: DW_OP_addr's address as symbol + offset. */
+struct dw_loc dw_addr_location(struct dw_file *f, uint64_t dwarf_addr);
+
 #endif

@@ -6,8 +6,9 @@
  * a register-plus-offset value, or a constant.
  *
  * Takes: a site from dwarf_sites.c.  Produces: dw_var arrays cached per
- * site (dwarf.h).  Forms it does not evaluate (pieces, entry values,
- * static addresses, general stack programs) become DW_LOC_UNAVAILABLE
+ * site (dwarf.h).  A lone DW_OP_addr is a static (dwarf_statics.c).
+ * Forms it does not evaluate (pieces, entry values,
+ * computed static addresses, general stack programs) become DW_LOC_UNAVAILABLE
  * with a phrase saying which, so the caller can report it on use.
  * Must not: guess; a location tapc cannot read exactly is unavailable.
  */
@@ -291,6 +292,8 @@ decode_ops(struct dw_file *f, Dwarf_Op *ops, size_t n, Dwarf_Die *func,
 
 	if (n == 0)
 		return unavailable("optimized out");
+	if (n == 1 && ops[0].atom == DW_OP_addr)
+		return dw_addr_location(f, ops[0].number);
 	for (size_t i = 0; i < n; i++)
 		switch (ops[i].atom) {
 		case DW_OP_entry_value: case DW_OP_GNU_entry_value:
@@ -298,7 +301,7 @@ decode_ops(struct dw_file *f, Dwarf_Op *ops, size_t n, Dwarf_Die *func,
 		case DW_OP_piece: case DW_OP_bit_piece:
 			return unavailable("split into pieces (DW_OP_piece)");
 		case DW_OP_addr:
-			return unavailable("a static variable (DW_OP_addr)");
+			return unavailable("a static variable's address in an expression (DW_OP_addr)");
 		default:
 			break;
 		}

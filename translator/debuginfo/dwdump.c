@@ -26,6 +26,7 @@ print_loc(const struct dw_loc *l)
 	case DW_LOC_REG_VALUE: printf("value %s%+lld", r ? r : "?", (long long)l->offset); break;
 	case DW_LOC_CONST: printf("const %lld", (long long)l->value); break;
 	case DW_LOC_EXPR: printf("%s %s", l->is_value ? "value" : "mem at", l->expr); break;
+	case DW_LOC_SYMBOL: printf("symbol %s%+lld", l->symbol, (long long)l->offset); break;
 	case DW_LOC_UNAVAILABLE: printf("unavailable: %s", l->why); break;
 	}
 }

@@ -21,6 +21,7 @@ translator_debuginfo_libtapdebuginfo_a_SOURCES = \
 	translator/debuginfo/dwarf_internal.h \
 	translator/debuginfo/dwarf_open.c \
 	translator/debuginfo/dwarf_sites.c \
+	translator/debuginfo/dwarf_statics.c \
 	translator/debuginfo/dwarf_vars.c \
 	translator/debuginfo/dwarf_types.c \
 	translator/debuginfo/dwarf_cache.c \

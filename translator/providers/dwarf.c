@@ -392,6 +392,11 @@ dwarf_context(struct elab *e, struct derived_probe *dp, const char *name)
 		if (strcmp(d->vars[i]->name, name) == 0 &&
 		    (d->site->kind != DW_SITE_RETURN || d->vars[i]->arg_index >= 0))
 			return d->vars[i];
+	/* a static or global of the function's source file (not part of
+	 * $$vars, as in SystemTap) */
+	struct dw_var g;
+	if (dw_site_global(d->file, d->site, name, &g))
+		return make_var(e, d->file, &g, 0);
 	return NULL;
 }
 
@@ -515,4 +520,81 @@ dwacc_cast(struct elab *e, struct node *n, struct ta_access **out)
 			  arena_printf(a, "@cast(..., \"%s\")", n->u.cast.type_name),
 			  n->loc);
 	return true;
+}
+
+/* ---- @var("name@file"[, "module"]) ---- */
+
+/* The file @var reads: the module named, else the probe's own DWARF
+ * file, else the kernel's debug vmlinux.  NULL after an error. */
+static struct dw_file *
+atvar_file(struct elab *e, struct derived_probe *dp, struct node *n)
+{
+	const char *module = n->u.atvar.module;
+	const struct dwarf_probe *d;
+	char err[512], *path;
+	struct dw_file *f;
+
+	if (module && strcmp(module, "kernel") != 0) {
+		if (!(f = cast_file(e, module)))
+			diag_error(&e->s->diag, n->loc, "E_NO_DEBUGINFO",
+				   "@var: no DWARF debug info found for module '%s'",
+				   module);
+		return f;
+	}
+	if (!module && dp && (d = dwarf_of(e, dp)))
+		return d->file;
+	struct kernel_target *kt = elab_kernel(e, n->loc);
+	if (!kt)
+		return NULL;
+	const char *want = getenv("TAPC_KERNEL_DEBUGINFO");
+	path = want && strcmp(want, "btf") == 0 ? NULL
+					      : dw_kernel_vmlinux(kernel_release(kt));
+	if (!path) {
+		/* the same words with or without the debug package's name:
+		 * the sema cases hold on hosts with and without it */
+		diag_error(&e->s->diag, n->loc, "E_NO_DEBUGINFO",
+			   "@var needs DWARF debug info (BTF does not describe variables' locations)");
+		return NULL;
+	}
+	f = dw_open(path, err, sizeof(err));
+	free(path);
+	if (!f)
+		diag_error(&e->s->diag, n->loc, "E_NO_DEBUGINFO", "%s", err);
+	return f;
+}
+
+struct ta_access *
+dwacc_atvar(struct elab *e, struct derived_probe *dp, struct node *n)
+{
+	struct arena *a = e->s->arena;
+	const char *spec = n->u.atvar.name, *at = strchr(spec, '@');
+	const char *name = at ? arena_strndup(a, spec, (size_t)(at - spec)) : spec;
+	const char *file = at && at[1] ? at + 1 : NULL;
+	struct dw_file *f;
+	struct dw_var v;
+	char err[512];
+	int got;
+
+	if (!*name) {
+		diag_error(&e->s->diag, n->loc, "E_ATVAR",
+			   "@var needs a variable name: \"name\" or \"name@file.c\"");
+		return NULL;
+	}
+	if (!(f = atvar_file(e, dp, n)))
+		return NULL;
+	got = dw_find_global(f, name, file, &v, err, sizeof(err));
+	if (got < 0) {
+		diag_error(&e->s->diag, n->loc, "E_NO_DEBUGINFO", "%s", err);
+		return NULL;
+	}
+	if (!got) {
+		diag_error(&e->s->diag, n->loc, "E_UNRESOLVED_TARGET",
+			   "@var: no static or global variable '%s'%s%s in the DWARF of %s",
+			   name, file ? " in a file matching " : "",
+			   file ? file : "", dw_path(f));
+		return NULL;
+	}
+	struct context_var *cv = make_var(e, f, &v, 0);
+	return dwacc_target(e, cv, &n->u.atvar.path,
+			    arena_printf(a, "@var(\"%s\")", spec), n->loc);
 }

@@ -145,8 +145,29 @@ source(struct dw_file *f)
 
 /* ---- bases ---- */
 
+/* The kernel's name for module file `f` ("tap-kmod.ko" -> "tap_kmod"),
+ * NULL for the kernel itself. */
+static const char *
+module_name(struct arena *a, struct dw_file *f)
+{
+	const char *base, *dot;
+	char *name;
+
+	if (!dw_is_module(f))
+		return NULL;
+	base = strrchr(dw_path(f), '/');
+	base = base ? base + 1 : dw_path(f);
+	dot = strstr(base, ".ko");
+	name = arena_strndup(a, base, dot ? (size_t)(dot - base) : strlen(base));
+	for (char *p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return name;
+}
+
 static struct ta_access *
-base_of(struct elab *e, const struct dw_loc *l, const char **why)
+base_of(struct elab *e, struct dw_file *f, const struct dw_loc *l,
+	const char **why)
 {
 	struct arena *a = e->s->arena;
 	const char *reg = dw_x86_64_pt_regs_name(l->reg);
@@ -184,6 +205,13 @@ base_of(struct elab *e, const struct dw_loc *l, const char **why)
 		return ta_new(a, (struct ta_base){ .kind = TA_BASE_REGS_EXPR,
 						   .c_expr = arena_strdup(a, l->expr),
 						   .in_memory = !l->is_value });
+	case DW_LOC_SYMBOL:
+		t = ta_new(a, (struct ta_base){ .kind = TA_BASE_SYMBOL,
+						.in_memory = true,
+						.symbol = arena_strdup(a, l->symbol),
+						.module = module_name(a, f),
+						.offset = l->offset });
+		return t;
 	case DW_LOC_UNAVAILABLE:
 		*why = l->why;
 		return NULL;
@@ -196,7 +224,7 @@ struct ta_access *
 dwacc_var(struct elab *e, struct dw_file *f, const struct dw_var *v,
 	  const char **why)
 {
-	struct ta_access *t = base_of(e, &v->loc, why);
+	struct ta_access *t = base_of(e, f, &v->loc, why);
 	char buf[256];
 
 	if (!t)

@@ -56,4 +56,11 @@ bool dwacc_meta(struct elab *e, const struct derived_probe *dp,
  * to BTF (the kernel, <header>, modules without DWARF). */
 bool dwacc_cast(struct elab *e, struct node *n, struct ta_access **out);
 
+/* @var("name@file"[, "module"]) in probe `dp` (NULL in a function): the
+ * static or global of the module named, else of the probe's DWARF file,
+ * else of the kernel's debug vmlinux, followed by its path.  NULL after
+ * an error was reported. */
+struct ta_access *dwacc_atvar(struct elab *e, struct derived_probe *dp,
+			      struct node *n);
+
 #endif
