@@ -22,6 +22,8 @@ TAP_KMOD_FILES = \
 	testsuite/kmod/kernel/vfs.stp \
 	testsuite/kmod/kernel/vfs.out \
 	testsuite/kmod/kernel/wildcard.stp \
+	testsuite/kmod/kernel/statics.stp \
+	testsuite/kmod/kernel/statics.out \
 	testsuite/kmod/kernel/wildcard.out
 
 EXTRA_DIST += $(TAP_KMOD_FILES) testsuite/kmod/kmod.test
