@@ -12,6 +12,7 @@ TAP_KMOD_FILES = \
 	testsuite/kmod/Kbuild \
 	testsuite/kmod/trigger \
 	testsuite/kmod/check-not-loaded \
+	testsuite/kmod/check-statics-not-loaded \
 	testsuite/kmod/tests/values.stp \
 	testsuite/kmod/tests/values.out \
 	testsuite/kmod/tests/pretty.stp \
