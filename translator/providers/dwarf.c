@@ -390,7 +390,10 @@ dwarf_context(struct elab *e, struct derived_probe *dp, const char *name)
 		return d->ret;
 	for (int i = 0; i < d->nvars; i++)
 		if (strcmp(d->vars[i]->name, name) == 0 &&
-		    (d->site->kind != DW_SITE_RETURN || d->vars[i]->arg_index >= 0))
+		    (d->site->kind != DW_SITE_RETURN || d->vars[i]->arg_index >= 0 ||
+		     (d->vars[i]->access &&	/* a function's static: the
+						 * same place at return */
+		      d->vars[i]->access->base.kind == TA_BASE_SYMBOL)))
 			return d->vars[i];
 	/* a static or global of the function's source file (not part of
 	 * $$vars, as in SystemTap) */
