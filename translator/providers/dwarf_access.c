@@ -235,6 +235,41 @@ dwacc_var(struct elab *e, struct dw_file *f, const struct dw_var *v,
 	return t;
 }
 
+struct context_var *
+dwacc_context_var(struct elab *e, struct dw_file *f, const struct dw_var *v,
+		  int arg_index, bool user)
+{
+	const char *why = NULL;
+	struct ta_access *t = dwacc_var(e, f, v, &why);
+	struct dw_type_info ti;
+	char tn[256];
+	struct context_var *cv = elab_new_context_var(
+		e, v->name, TY_LONG,
+		arena_strdup(e->s->arena, dw_type_name(f, v->type, tn, sizeof(tn))));
+
+	cv->arg_index = arg_index;
+	cv->dwarf = f;
+	cv->dwarf_type = v->type;
+	cv->access = t;
+	cv->unavailable = why;
+	if (dw_type_info(f, v->type, &ti)) {
+		cv->is_pointer = ti.kind == DW_TYPE_POINTER;
+		cv->is_signed = ti.is_signed;
+		cv->size = (int)ti.size;
+		if (ti.kind == DW_TYPE_ARRAY && t && t->base.in_memory) {
+			struct dw_type_info el;
+			if (dw_type_info(f, ti.target, &el) && el.is_char) {
+				t->result = (struct ta_result){
+					.kind = TA_RES_STRING, .user = user,
+					.size = (int)ti.nelem };
+				cv->type = TY_STRING;
+			}
+		}
+	}
+	return cv;
+}
+
+
 struct ta_access *
 dwacc_return(struct elab *e, struct dw_file *f, uint64_t type)
 {

@@ -20,6 +20,13 @@ struct context_var;
 struct ta_access *dwacc_var(struct elab *e, struct dw_file *f,
 			    const struct dw_var *v, const char **why);
 
+/* Variable `v` as a context variable: its access (dwacc_var; a char
+ * array reads as a string, from user memory when `user`), C type, size
+ * and signedness; `arg_index` as the provider numbers it. */
+struct context_var *dwacc_context_var(struct elab *e, struct dw_file *f,
+				      const struct dw_var *v, int arg_index,
+				      bool user);
+
 /* $return of a function returning `type`. */
 struct ta_access *dwacc_return(struct elab *e, struct dw_file *f,
 			       uint64_t type);

@@ -74,38 +74,6 @@ process_dwarf_find(struct elab *e, const char *path, const char *func,
 	return d;
 }
 
-static struct context_var *
-make_var(struct elab *e, struct dw_file *f, const struct dw_var *v)
-{
-	const char *why = NULL;
-	struct ta_access *t = dwacc_var(e, f, v, &why);
-	struct dw_type_info ti;
-	char tn[256];
-	struct context_var *cv = elab_new_context_var(e, v->name, TY_LONG,
-		arena_strdup(e->s->arena, dw_type_name(f, v->type, tn, sizeof(tn))));
-
-	cv->arg_index = v->is_param ? 0 : -3;
-	cv->dwarf = f;
-	cv->dwarf_type = v->type;
-	cv->access = t;
-	cv->unavailable = why;
-	if (dw_type_info(f, v->type, &ti)) {
-		cv->is_pointer = ti.kind == DW_TYPE_POINTER;
-		cv->is_signed = ti.is_signed;
-		cv->size = (int)ti.size;
-		if (ti.kind == DW_TYPE_ARRAY && t && t->base.in_memory) {
-			struct dw_type_info el;
-			if (dw_type_info(f, ti.target, &el) && el.is_char) {
-				t->result = (struct ta_result){
-					.kind = TA_RES_STRING, .user = true,
-					.size = (int)ti.nelem };
-				cv->type = TY_STRING;
-			}
-		}
-	}
-	return cv;
-}
-
 static void
 fill(struct elab *e, struct process_dwarf *d)
 {
@@ -134,7 +102,8 @@ fill(struct elab *e, struct process_dwarf *d)
 		return;
 	d->vars = arena_alloc(e->s->arena, sizeof(*d->vars) * (size_t)n);
 	for (int i = 0; i < n; i++)
-		d->vars[d->nvars++] = make_var(e, d->file, &v[i]);
+		d->vars[d->nvars++] = dwacc_context_var(e, d->file, &v[i],
+							   v[i].is_param ? 0 : -3, true);
 }
 
 struct context_var *
