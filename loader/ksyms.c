@@ -4,8 +4,11 @@
  * Takes: the module's "tap_ksym=NAME" .modinfo strings (runtime/linux/
  * ksyms.h) and this kernel's /proc/kallsyms.  Produces: the module
  * parameter __tap_ksyms="NAME:hexaddr,...", appended to the parameters.
- * Must not: pass a zero address -- kallsyms shows zeros when kptr_restrict
- * hides them, and that is an error to explain, not an address.
+ * A symbol of a module that is not loaded is passed as 0: the module
+ * places it when that module loads (runtime/linux/ksyms.c), as a probe on
+ * an absent module waits for it.
+ * Must not: pass a zero address for a symbol that exists -- kallsyms shows
+ * zeros when kptr_restrict hides them, and that is an error to explain.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,8 +21,18 @@
 struct taprun_ksyms {
 	char *names[TAPRUN_MAX_KSYMS];
 	unsigned long addrs[TAPRUN_MAX_KSYMS];
+	bool module_seen[TAPRUN_MAX_KSYMS];	/* "mod:sym": mod is loaded */
 	int n;
 };
+
+/* Whether "mod:sym" names module `mod`. */
+static bool
+taprun_ksyms_of_module(const char *want, const char *mod)
+{
+	size_t len = strlen(mod);
+
+	return strncmp(want, mod, len) == 0 && want[len] == ':';
+}
 
 static int
 taprun_ksyms_want(const char *value, void *ctx)
@@ -58,16 +71,24 @@ taprun_ksyms_resolve(struct taprun_ksyms *k)
 		/* a module's symbol is asked for as "module:name" */
 		if (got == 4)
 			snprintf(full, sizeof(full), "%s:%s", mod, name);
-		for (i = 0; i < k->n; i++)
+		for (i = 0; i < k->n; i++) {
+			if (got == 4 && taprun_ksyms_of_module(k->names[i], mod))
+				k->module_seen[i] = true;
 			if (!k->addrs[i] &&
 			    strcmp(got == 4 ? full : name, k->names[i]) == 0)
 				k->addrs[i] = addr ? addr : 1;	/* 1: hidden */
+		}
 	}
 	fclose(f);
 	for (i = 0; i < k->n; i++) {
+		if (!k->addrs[i] && strchr(k->names[i], ':') &&
+		    !k->module_seen[i]) {
+			taprun_verbose("kallsyms: %s: its module is not loaded; placed when it loads", k->names[i]);
+			continue;
+		}
 		if (!k->addrs[i]) {
 			if (strchr(k->names[i], ':'))
-				taprun_err("kallsyms: %s: no such symbol (is the module loaded?)", k->names[i]);
+				taprun_err("kallsyms: %s: no such symbol in its module", k->names[i]);
 			else
 				taprun_err("kallsyms: %s: no such symbol in this kernel", k->names[i]);
 			return -ENOENT;

@@ -1,7 +1,9 @@
 /*
  * ksyms.c -- the table of symbol addresses taprun hands the module (see
  * ksyms.h).  Takes: the __tap_ksyms module parameter, parsed once at init.
- * Produces: tap_ksym() lookups.  Must not: allocate after init.
+ * Produces: tap_ksym() lookups; a module's symbols are (re)placed as the
+ * module comes and goes (tap_ksyms_module_event, from the module
+ * notifier in probes_kprobe.c).  Must not: allocate after init.
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -46,6 +48,62 @@ tap_ksym(const char *name)
 
 	for (i = 0; i < tap_ksym_count; i++)
 		if (strcmp(tap_ksym_table[i].name, name) == 0)
-			return tap_ksym_table[i].addr;
+			return READ_ONCE(tap_ksym_table[i].addr);
 	return 0;
+}
+
+bool
+tap_ksyms_have_module_syms(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < tap_ksym_count; i++)
+		if (strchr(tap_ksym_table[i].name, ':'))
+			return true;
+	return false;
+}
+
+/* Symbol `name` of a coming module, from its own symbol table (all of
+ * it, init symbols too, until the module is live). */
+static unsigned long
+tap_ksyms_module_lookup(struct module *mod, const char *name)
+{
+#ifdef CONFIG_KALLSYMS
+	struct mod_kallsyms *ks;
+	unsigned long addr = 0;
+	unsigned int i;
+
+	preempt_disable();
+	ks = rcu_dereference_sched(mod->kallsyms);
+	for (i = 0; ks && i < ks->num_symtab; i++)
+		if (strcmp(ks->strtab + ks->symtab[i].st_name, name) == 0 &&
+		    ks->symtab[i].st_shndx != SHN_UNDEF) {
+			addr = kallsyms_symbol_value(&ks->symtab[i]);
+			break;
+		}
+	preempt_enable();
+	return addr;
+#else
+	return 0;
+#endif
+}
+
+/* A module's statics ("mod:sym") are placed when it comes (taprun found
+ * no address while it was not loaded) and forgotten when it goes: a read
+ * then faults at a small address and is a script error. */
+void
+tap_ksyms_module_event(struct module *mod, bool coming)
+{
+	size_t len = strlen(mod->name);
+	unsigned int i;
+
+	for (i = 0; i < tap_ksym_count; i++) {
+		const char *name = tap_ksym_table[i].name;
+
+		if (strncmp(name, mod->name, len) != 0 || name[len] != ':')
+			continue;
+		WRITE_ONCE(tap_ksym_table[i].addr,
+			   coming ? tap_ksyms_module_lookup(mod, name + len + 1)
+				  : 0);
+	}
 }

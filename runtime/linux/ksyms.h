@@ -21,5 +21,10 @@
 
 int tap_ksyms_init(void);
 unsigned long tap_ksym(const char *name);
+/* Whether any symbol asked for is a module's ("module:symbol"). */
+bool tap_ksyms_have_module_syms(void);
+/* MODULE_STATE_COMING (coming) / GOING of `mod`: place or forget the
+ * addresses of its symbols.  Process context. */
+void tap_ksyms_module_event(struct module *mod, bool coming);
 
 #endif /* TAP_LINUX_KSYMS_H */

@@ -11,7 +11,9 @@ TAP_KMOD_FILES = \
 	testsuite/kmod/tapkmod.c \
 	testsuite/kmod/Kbuild \
 	testsuite/kmod/trigger \
-	testsuite/kmod/check-not-loaded \
+	testsuite/kmod/modload-run \
+	testsuite/kmod/tests/modload-deferred.stp \
+	testsuite/kmod/tests/modload-deferred.out \
 	testsuite/kmod/check-statics-not-loaded \
 	testsuite/kmod/tests/values.stp \
 	testsuite/kmod/tests/values.out \
