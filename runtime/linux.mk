@@ -26,6 +26,7 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/probes_kprobe.c \
 	runtime/linux/probes_uprobe.h \
 	runtime/linux/probes_uprobe.c \
+	runtime/linux/uprobe_entry.c \
 	runtime/linux/ustack.h \
 	runtime/linux/ustack.c \
 	runtime/linux/compat/compat_uprobe.h \

@@ -473,11 +473,16 @@ layout_of(struct cg *g, struct derived_probe *dp, bool create)
 	return L;
 }
 
+/* kretprobes, and uretprobes (whose entry half runs on a uprobe paired
+ * with the return: runtime/linux/probes_uprobe.c) */
 static bool
 is_return_kprobe(const struct derived_probe *dp)
 {
 	const struct pdata_kprobe *pd = dp->pdata;
+	const struct pdata_uprobe *up = dp->pdata;
 
+	if (up && pdata_kind_of(up) == PD_UPROBE)
+		return up->is_return;
 	return pd && pdata_kind_of(pd) == PD_KPROBE && pd->is_return;
 }
 
@@ -499,7 +504,7 @@ cg_entry_value(struct cg *g, struct node *n)
 			L = l;
 	}
 	if (!L) {
-		cg_unsupported(g, n, "@entry outside a kernel .return probe");
+		cg_unsupported(g, n, "@entry outside a .return probe");
 		return n->type == TY_STRING ? "\"\"" : "((int64_t)0)";
 	}
 	for (int i = 0; i < L->n; i++) {

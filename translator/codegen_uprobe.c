@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "translator/codegen_int.h"
+#include "translator/codegen_target.h"
 #include "translator/debuginfo/elf_syms.h"
 #include "translator/debuginfo/sdt.h"
 #include "translator/providers/provider.h"
@@ -58,14 +59,18 @@ uprobe_table(struct cg *g)
 			continue;
 		if (!n++)
 			cg_open(&g->w, "static struct tap_uprobe_probe __tap_uprobes[] =");
-		cg_line(&g->w, "{ .probe = %s, .path = %s, .offset = 0x%llxULL, .ref_ctr_offset = 0x%llxULL, .is_return = %s, .at_entry = %s, .optional = %s, .pid = %d },",
+		cg_line(&g->w, "{ .probe = %s, .path = %s, .offset = 0x%llxULL, .vaddr = 0x%llxULL, .ref_ctr_offset = 0x%llxULL, .is_return = %s, .at_entry = %s, .optional = %s, .pid = %d, .entry_handler = %s, .data_size = %s, .entry_offset = 0x%llxULL, .entry_vaddr = 0x%llxULL },",
 			record(g, dp), str_or_null(g, pd->path),
 			(unsigned long long)pd->offset,
+			(unsigned long long)pd->vaddr,
 			(unsigned long long)pd->ref_ctr_offset,
 			pd->is_return ? "true" : "false",
 			pd->at_entry ? "true" : "false",
 			dp->point->u.point.optional ? "true" : "false",
-			pd->pid);
+			pd->pid, cg_entry_handler_name(g, dp),
+			cg_entry_data_size(g, dp),
+			(unsigned long long)pd->entry_offset,
+			(unsigned long long)pd->entry_vaddr);
 	}
 	if (n)
 		cg_close(&g->w, ";");

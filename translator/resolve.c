@@ -383,6 +383,8 @@ fold_defined(struct resolver *r, struct node *n)
 					 arg);
 	else if (arg->kind == N_CAST)
 		defined = target_defined(r->e, NULL, arg);
+	else if (arg->kind == N_ATVAR)
+		defined = target_atvar_defined(r->e, r->dp, arg);
 	n->kind = N_NUMBER;
 	n->u.number.value = defined;
 	n->u.number.text = defined ? "1" : "0";
@@ -411,8 +413,12 @@ static void
 check_entry(struct resolver *r, struct node *n)
 {
 	const struct pdata_kprobe *pd = r->dp ? r->dp->pdata : NULL;
+	const struct pdata_uprobe *up = r->dp ? r->dp->pdata : NULL;
 
 	if (pd && pdata_kind_of(pd) == PD_KPROBE && pd->is_return)
+		return;
+	if (up && pdata_kind_of(up) == PD_UPROBE && up->is_return &&
+	    up->function)
 		return;
 	diag_error(&r->e->s->diag, n->loc, "E_ENTRY_CONTEXT",
 		   "@entry is only meaningful in a .return probe");

@@ -31,6 +31,10 @@ is_kfunc_return(const struct derived_probe *dp)
 {
 	const struct pdata_kprobe *pd = dp->pdata;
 
+	const struct pdata_uprobe *up = dp->pdata;
+
+	if (up && pdata_kind_of(up) == PD_UPROBE)	/* process().function */
+		return up->is_return && up->function && !up->mark;
 	return pd && pdata_kind_of(pd) == PD_KPROBE && pd->is_return &&
 	       pd->from_kernel_function;
 }
@@ -157,7 +161,10 @@ target_bind_cast(struct elab *e, struct node *n)
 bool
 target_bind_atvar(struct elab *e, struct derived_probe *dp, struct node *n)
 {
-	struct ta_access *t = dwacc_atvar(e, dp, n);
+	struct ta_access *t = dp && dp->pdata &&
+		(pdata_kind_of(dp->pdata) == PD_UPROBE ||
+		 pdata_kind_of(dp->pdata) == PD_PROCESS) ?
+		process_atvar(e, dp, n) : dwacc_atvar(e, dp, n);
 
 	if (!t)
 		return false;
@@ -168,7 +175,8 @@ target_bind_atvar(struct elab *e, struct derived_probe *dp, struct node *n)
 
 /* Whether binding succeeds, with no diagnostics: @defined(). */
 static bool
-binds_quietly(struct elab *e, struct context_var *cv, struct node *n)
+binds_quietly(struct elab *e, struct derived_probe *dp,
+	      struct context_var *cv, struct node *n)
 {
 	struct diag *d = &e->s->diag;
 	struct diag saved = *d;
@@ -177,6 +185,7 @@ binds_quietly(struct elab *e, struct context_var *cv, struct node *n)
 
 	d->quiet = true;
 	ok = n->kind == N_CAST ? target_bind_cast(e, &copy)
+	     : n->kind == N_ATVAR ? target_bind_atvar(e, dp, &copy)
 			       : target_bind_access(e, cv, &copy);
 	ok = ok && d->errors == saved.errors;
 	*d = saved;
@@ -194,5 +203,11 @@ target_defined(struct elab *e, struct context_var *cv, struct node *n)
 	if (n->kind == N_TARGET && !path->nsteps && !path->addr_of &&
 	    !path->pretty)
 		return true;
-	return binds_quietly(e, cv, n);
+	return binds_quietly(e, NULL, cv, n);
+}
+
+bool
+target_atvar_defined(struct elab *e, struct derived_probe *dp, struct node *n)
+{
+	return binds_quietly(e, dp, NULL, n);
 }

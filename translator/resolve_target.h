@@ -49,6 +49,11 @@ bool target_bind_atvar(struct elab *e, struct derived_probe *dp,
  * none) or @cast(...) with its whole path resolves; no diagnostics. */
 bool target_defined(struct elab *e, struct context_var *cv, struct node *n);
 
+/* @defined(@var(...)): whether it binds in probe dp (NULL: a function),
+ * with no diagnostics. */
+bool target_atvar_defined(struct elab *e, struct derived_probe *dp,
+			  struct node *n);
+
 /* kfunc.c: why a kernel.function probe has no typed parameters (no BTF
  * for it, no DWARF), or NULL. */
 const char *kfunc_untyped_reason(const struct derived_probe *dp);

@@ -26,6 +26,8 @@
 #include <linux/sched/signal.h>
 #include <linux/binfmts.h>
 #include <linux/percpu.h>
+#include <linux/hash.h>
+#include <linux/vmalloc.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
 #include "compat/compat_uprobe.h"
@@ -55,25 +57,55 @@ tap_in_uprobe(void)
 	return __this_cpu_read(tap_uprobe_hit_cpu) != NULL;
 }
 
-static void
-tap_uprobe_run(struct tap_uprobe_probe *u, struct pt_regs *regs,
-	       unsigned long pc, unsigned long func)
+unsigned long
+tap_ubias(struct tap_context *c)
 {
-	struct tap_uprobe_hit hit = { .u = u, .pc = pc, .func = func };
+	const struct tap_uprobe_hit *h = tap_uprobe_current(c);
+
+	return h ? h->bias : 0;
+}
+
+/* Run handler (the probe's, or its entry half) with the hit published;
+ * false if the context could not be entered (skipped). */
+static bool
+tap_uprobe_run(struct tap_uprobe_probe *u, void (*handler)(struct tap_context *),
+	       struct pt_regs *regs, struct tap_uprobe_hit hit, void *data)
+{
 	struct tap_context *c;
 
-	if (u->pid && current->tgid != u->pid)
-		return;
 	c = tap_context_enter(&u->probe, TAP_SESSION_RUNNING);
 	if (!c)
-		return;
+		return false;
+	hit.u = u;
 	hit.c = c;
 	c->regs = regs;
-	c->probe_data = &hit;
+	c->probe_data = data;
 	__this_cpu_write(tap_uprobe_hit_cpu, &hit);
-	u->probe.handler(c);
+	handler(c);
 	__this_cpu_write(tap_uprobe_hit_cpu, NULL);
 	tap_context_exit(c);
+	return true;
+}
+
+#include "uprobe_entry.c"
+
+/* The entry half of a .return probe: save its @entry values for the call
+ * whose return address is at `stack`. */
+static void
+tap_uprobe_save_entry(struct tap_uprobe_probe *u, struct pt_regs *regs,
+		      unsigned long stack, unsigned long pc, unsigned long bias)
+{
+	struct tap_uprobe_hit hit = { .pc = pc, .bias = bias };
+	struct tap_uentry_slot *s = tap_uentry_claim(current->pid, stack, u);
+	char *data;
+
+	if (!s)
+		return;		/* its return is counted as skipped */
+	data = tap_uentry_data_of(s);
+	memset(data, 0, u->data_size);
+	tap_uentry_release(s, tap_uprobe_run(u, u->entry_handler, regs, hit,
+					     data) ?
+			   TAP_UENTRY_READY : TAP_UENTRY_FREE);
 }
 
 static int
@@ -81,9 +113,43 @@ tap_uprobe_handler(TAP_UPROBE_HANDLER_ARGS)
 {
 	struct tap_uprobe_probe *u = container_of(uc, struct tap_uprobe_probe,
 						  uc);
-
 	/* handle_swbp() has set ip back to the probed instruction */
-	tap_uprobe_run(u, regs, instruction_pointer(regs), 0);
+	unsigned long pc = instruction_pointer(regs);
+	struct tap_uprobe_hit hit = { .pc = pc, .bias = pc - u->vaddr };
+
+	if (u->pid && current->tgid != u->pid)
+		return 0;
+	if (u->is_return)	/* the entry half on the first instruction:
+				 * the return address is at sp */
+		tap_uprobe_save_entry(u, regs, user_stack_pointer(regs), pc,
+				      hit.bias);
+	else
+		tap_uprobe_run(u, u->probe.handler, regs, hit, NULL);
+	return 0;
+}
+
+/*
+ * The entry half after the prologue, on a uprobe of its own: the
+ * uretprobe on the first instruction has pushed this call's return
+ * instance by now (no call in between), unless the kernel declined to
+ * (then the return will not be seen either, and nothing is saved).
+ */
+static int
+tap_uprobe_entry_handler(TAP_UPROBE_HANDLER_ARGS)
+{
+	struct tap_uprobe_probe *u = container_of(uc, struct tap_uprobe_probe,
+						  entry_uc);
+	unsigned long pc = instruction_pointer(regs);
+	unsigned long bias = pc - u->entry_vaddr;
+#if defined(TAPCONF_UPROBE_RETURN_INSTANCES) && defined(CONFIG_UPROBES)
+	struct return_instance *ri = current->utask ?
+		current->utask->return_instances : NULL;
+
+	if (u->pid && current->tgid != u->pid)
+		return 0;
+	if (ri && ri->func == u->vaddr + bias)
+		tap_uprobe_save_entry(u, regs, ri->stack, pc, bias);
+#endif
 	return 0;
 }
 
@@ -92,9 +158,26 @@ tap_uretprobe_handler(TAP_URETPROBE_HANDLER_ARGS)
 {
 	struct tap_uprobe_probe *u = container_of(uc, struct tap_uprobe_probe,
 						  uc);
-
 	/* ip is the return address in the caller by now */
-	tap_uprobe_run(u, regs, instruction_pointer(regs), func);
+	struct tap_uprobe_hit hit = { .pc = instruction_pointer(regs),
+				      .func = func, .bias = func - u->vaddr };
+	struct tap_uentry_slot *s;
+
+	if (u->pid && current->tgid != u->pid)
+		return 0;
+	if (!u->entry_handler) {
+		tap_uprobe_run(u, u->probe.handler, regs, hit, NULL);
+		return 0;
+	}
+	/* `ret` has popped the return address */
+	s = tap_uentry_find(current->pid,
+			    user_stack_pointer(regs) - sizeof(long), u);
+	if (!s) {	/* its entry was skipped, or the table was full */
+		tap_count_skip();
+		return 0;
+	}
+	tap_uprobe_run(u, u->probe.handler, regs, hit, tap_uentry_data_of(s));
+	tap_uentry_release(s, TAP_UENTRY_FREE);
 	return 0;
 }
 
@@ -124,6 +207,28 @@ tap_uprobe_complain(const char *point, const char *what, const char *path,
 	tap_ctl_send(TAP_MSG_ERROR, text, n);
 }
 
+/* @entry values after the prologue: a second uprobe there. */
+static int
+tap_uprobe_arm_entry(struct tap_uprobe_probe *u)
+{
+	int ret = -EOPNOTSUPP;
+
+#if defined(TAPCONF_UPROBE_RETURN_INSTANCES) && defined(CONFIG_UPROBES)
+	u->entry_uc.handler = tap_uprobe_entry_handler;
+	ret = tap_uprobe_register(u->inode, u->entry_offset, 0, &u->entry_uc,
+				  &u->entry_handle);
+	if (!ret) {
+		u->entry_armed = true;
+		return 0;
+	}
+#endif
+	tap_uprobe_complain(u->probe.point,
+			    ret == -EOPNOTSUPP ?
+			    "@entry after the prologue needs the kernel's uretprobe return instances, which this kernel does not show; cannot pair the entry of" :
+			    "cannot place the @entry uprobe in", u->path, ret);
+	return ret;
+}
+
 static int
 tap_uprobe_arm_one(struct tap_uprobe_probe *u)
 {
@@ -138,9 +243,13 @@ tap_uprobe_arm_one(struct tap_uprobe_probe *u)
 		return PTR_ERR(inode);
 	}
 	memset(&u->uc, 0, sizeof(u->uc));
+	memset(&u->entry_uc, 0, sizeof(u->entry_uc));
 	if (u->is_return)
 		u->uc.ret_handler = tap_uretprobe_handler;
 	else
+		u->uc.handler = tap_uprobe_handler;
+	/* @entry values on the first instruction: the same uprobe */
+	if (u->entry_handler && u->entry_offset == u->offset)
 		u->uc.handler = tap_uprobe_handler;
 	ret = tap_uprobe_register(inode, u->offset, u->ref_ctr_offset, &u->uc,
 				  &u->handle);
@@ -154,6 +263,8 @@ tap_uprobe_arm_one(struct tap_uprobe_probe *u)
 	}
 	u->inode = inode;
 	u->armed = true;
+	if (u->entry_handler && u->entry_offset != u->offset)
+		return tap_uprobe_arm_entry(u);
 	return 0;
 }
 
@@ -468,7 +579,9 @@ tap_uprobes_arm(void)
 	int ret;
 
 	tap_usym_files_open();
-	ret = tap_uprocs_arm();
+	ret = tap_uentry_alloc();
+	if (!ret)
+		ret = tap_uprocs_arm();
 	for (i = 0; !ret && i < tap_uprobe_tables.n_uprobes; i++)
 		ret = tap_uprobe_arm_one(&tap_uprobe_tables.uprobes[i]);
 	return ret;	/* the caller disarms what was armed on failure */
@@ -487,6 +600,10 @@ tap_uprobes_disarm(void)
 			continue;
 		tap_uprobe_unregister_nosync(u->inode, u->offset, &u->uc,
 					     u->handle);
+		if (u->entry_armed)
+			tap_uprobe_unregister_nosync(u->inode, u->entry_offset,
+						     &u->entry_uc,
+						     u->entry_handle);
 		any = true;
 	}
 	if (any)
@@ -498,7 +615,9 @@ tap_uprobes_disarm(void)
 		iput(u->inode);
 		u->inode = NULL;
 		u->armed = false;
+		u->entry_armed = false;
 	}
+	tap_uentry_free();
 	tap_uprocs_disarm();
 	tap_usym_files_close();
 }

@@ -29,16 +29,25 @@ struct tap_uprobe_probe {
 	struct tap_probe probe;
 	const char *path;
 	u64 offset;		/* file offset of the probed instruction */
+	u64 vaddr;		/* its link-time address (tap_ubias) */
 	u64 ref_ctr_offset;	/* SDT semaphore, 0 for none */
 	bool is_return;
 	bool at_entry;		/* first instruction of a function */
 	bool optional;		/* a missing file is not an error */
 	int pid;		/* process(PID): only that process */
+	/* .return with @entry values: the handler saving them (in a
+	 * context of its own, into c->probe_data, data_size bytes) and
+	 * where it runs -- entry_offset == offset: on the function's first
+	 * instruction, else after the prologue (see probes_uprobe.c) */
+	void (*entry_handler)(struct tap_context *c);
+	size_t data_size;
+	u64 entry_offset, entry_vaddr;
 	/* runtime */
 	struct uprobe_consumer uc;
+	struct uprobe_consumer entry_uc;	/* after the prologue */
 	struct inode *inode;
-	void *handle;
-	bool armed;
+	void *handle, *entry_handle;
+	bool armed, entry_armed;
 };
 
 enum tap_uproc_event {
@@ -77,6 +86,7 @@ struct tap_uprobe_hit {
 	const struct tap_uprobe_probe *u;
 	unsigned long pc;	/* the probed address */
 	unsigned long func;	/* .return: the function's entry */
+	unsigned long bias;	/* the probed file's load bias */
 };
 
 struct tap_uprobe_tables {
@@ -99,6 +109,11 @@ void tap_uprobes_disarm(void);
  * error and 0 on a fault. */
 int64_t tap_sdt_read(struct tap_context *c, unsigned long addr, int size,
 		     bool is_signed);
+
+/* The load bias of the probed file in the current process (run time
+ * address - link-time address): where its statics and globals are; 0
+ * outside a uprobe handler. */
+unsigned long tap_ubias(struct tap_context *c);
 
 /* Whether this CPU is in a uprobe handler (between its context enter
  * and exit): reads of $target memory are then user reads. */

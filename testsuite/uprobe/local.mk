@@ -15,6 +15,8 @@ TAP_UPROBE_FILES = \
 	testsuite/uprobe/tests/malloc.out \
 	testsuite/uprobe/tests/xpid.stp \
 	testsuite/uprobe/tests/xpid.out \
+	testsuite/uprobe/tests/entry.stp \
+	testsuite/uprobe/tests/entry.out \
 	examples/malloc.stp
 
 EXTRA_DIST += $(TAP_UPROBE_FILES) testsuite/uprobe/uprobe.test

@@ -10,6 +10,8 @@
  *   uprog malloc    malloc sizes 16 x 8, 100 x 4, 5000 x 2 (the large
  *                   ones through level1 -> level2 -> level3)
  *   uprog threads   two threads, joined
+ *   uprog entry     triple(3, &out) (changes its parameter), fact(4)
+ *                   (recursive; counts in the static uprog_static)
  *   uprog wait      wait (up to 60 s) until a uprobe breakpoint (int3)
  *                   shows in add()'s code, then add(5, 6): for -x PID
  *                   on a process that was running before the probes
@@ -34,6 +36,24 @@ UPROG_SEMAPHORE(text);
 UPROG_SEMAPHORE(guarded);
 
 long counter = 41;
+static int uprog_static = 7;	/* @var("uprog_static@uprog.c") */
+
+/* .return sees x as it was at entry (3), not as it is at the return */
+__attribute__((noinline)) int
+triple(int x, int *out)
+{
+	x = x * 3;
+	*out = x;
+	return x + 1;
+}
+
+/* recursion: each return pairs with its own entry */
+__attribute__((noinline)) long
+fact(long n)
+{
+	uprog_static++;
+	return n <= 1 ? 1 : n * fact(n - 1);
+}
 
 __attribute__((noinline)) int
 add(int a, int b)
@@ -45,6 +65,15 @@ __attribute__((noinline)) long
 greet(const char *who, long n)
 {
 	return (long)strlen(who) + n;
+}
+
+static void
+entries(void)
+{
+	int out = 0, r = triple(3, &out);
+
+	fprintf(stderr, "triple=%d out=%d\n", r, out);
+	fprintf(stderr, "fact=%ld\n", fact(4));
 }
 
 static void
@@ -159,8 +188,10 @@ main(int argc, char **argv)
 		threads();
 	else if (!strcmp(mode, "wait"))
 		wait_for_probe();
+	else if (!strcmp(mode, "entry"))
+		entries();
 	else {
-		fprintf(stderr, "usage: uprog calls|malloc|threads|wait\n");
+		fprintf(stderr, "usage: uprog calls|malloc|threads|wait|entry\n");
 		return 2;
 	}
 	return 0;

@@ -219,11 +219,14 @@ quoted_path(struct elab *e, const struct process_shape *k, const char *path)
 		      : arena_printf(e->s->arena, "process(\"%s\")", path);
 }
 
+/* A function's or a variable's link-time address, 0 if none. */
 static uint64_t
 image_symbol_addr(const char *name, void *ctx)
 {
 	const struct elf_sym *s = elf_find_func(ctx, name);
 
+	if (!s)
+		s = elf_find_object(ctx, name);
 	return s ? s->addr : 0;
 }
 
@@ -280,6 +283,31 @@ with_dwarf(struct elab *e, const struct elf_image *im, const char *name,
 	return d;
 }
 
+/*
+ * A .return probe's parameters are their values at entry (@entry, as in
+ * SystemTap), taken where a .call probe would read them: after the
+ * prologue, with the entry probe's DWARF view.  Without DWARF (int_arg()
+ * & co in @entry) they are taken on the first instruction.
+ */
+static void
+return_entry_site(struct elab *e, const struct elf_image *im,
+		  const struct elf_sym *f, struct pdata_uprobe *pd)
+{
+	uint64_t at = f->addr, off;
+	struct process_dwarf *d = pd->dwarf ?
+		with_dwarf(e, im, f->name, false, &at) : NULL;
+
+	if (!d || !elf_addr_to_offset(im, at, &off)) {
+		at = f->addr;
+		off = pd->offset;
+		d = NULL;
+	}
+	pd->entry_vaddr = at;
+	pd->entry_offset = off;
+	if (d)
+		process_dwarf_set_entry(pd->dwarf, d);
+}
+
 static int
 match_functions(struct elab *e, struct node *point, struct elf_image *im,
 		const struct process_shape *k)
@@ -313,6 +341,8 @@ match_functions(struct elab *e, struct node *point, struct elf_image *im,
 		pd->function = f->name;
 		pd->dwarf = d;
 		pd->at_entry = !k->is_return && at == f->addr;
+		if (k->is_return)
+			return_entry_site(e, im, f, pd);
 		/* a library's probe is named by the library, as in stap */
 		elab_add_probe(e, point, arena_printf(e->s->arena,
 			       "%s.function(\"%s\")%s",
@@ -583,6 +613,36 @@ process_list(struct elab *e, struct derived_probe *dp,
 		(*out)[n++] = process_context(e, dp,
 			arena_printf(e->s->arena, "arg%d", i + 1));
 	return n;
+}
+
+/* @var("name@file"[, "PATH"]) in a process probe: the probed file's
+ * variable (provider.h). */
+struct ta_access *
+process_atvar(struct elab *e, struct derived_probe *dp, struct node *n)
+{
+	const struct pdata_uprobe *pd = dp->pdata;
+	const char *module = n->u.atvar.module;
+	struct elf_image *im;
+	char err[512];
+
+	if (pdata_kind_of(dp->pdata) != PD_UPROBE) {
+		diag_error(&e->s->diag, n->loc, "E_UNSUPPORTED",
+			   "@var in %s is not supported yet (only in process function, statement and mark probes, where the program's load address is known)",
+			   dp->name);
+		return NULL;
+	}
+	if (module && (!elf_resolve_program(e->s->arena, module) ||
+		       strcmp(elf_resolve_program(e->s->arena, module), pd->path))) {
+		diag_error(&e->s->diag, n->loc, "E_UNSUPPORTED",
+			   "@var(\"%s\", \"%s\") in a probe of %s: reading another file's variables is not supported yet",
+			   n->u.atvar.name, module, pd->path);
+		return NULL;
+	}
+	if (!(im = elf_image_get(e->s->arena, pd->path, err, sizeof(err)))) {
+		diag_error(&e->s->diag, n->loc, "E_PROCESS_ELF", "%s", err);
+		return NULL;
+	}
+	return process_dwarf_atvar(e, pd->path, image_symbol_addr, im, n);
 }
 
 const struct provider provider_process = {

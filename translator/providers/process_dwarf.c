@@ -22,10 +22,39 @@ struct process_dwarf {
 	struct dw_file *file;
 	const struct dw_site *site;
 	struct context_var **vars;
+	bool *is_static;		/* vars[i] lives at a symbol */
 	int nvars;
 	struct context_var *ret;
 	bool filled;
+	struct process_dwarf *entry;	/* .return: the .call view */
+	uint64_t (*symbol_addr)(const char *name, void *ctx);
+	void *ctx;
 };
+
+/*
+ * A static or global of the program is at its link-time address plus the
+ * load bias of the probed file in the process that hit the probe (which
+ * tap_ubias() knows), not at a kernel symbol: TA_BASE_SYMBOL becomes a
+ * C expression.  False when the file has no such symbol.
+ */
+static bool
+user_symbol_base(struct elab *e, struct process_dwarf *d, struct ta_access *t,
+		 bool *is_static)
+{
+	uint64_t at;
+
+	if (!t || t->base.kind != TA_BASE_SYMBOL)
+		return true;
+	*is_static = true;
+	if (t->base.module || !(at = d->symbol_addr(t->base.symbol, d->ctx)))
+		return false;
+	t->base.kind = TA_BASE_REGS_EXPR;
+	t->base.c_expr = arena_printf(e->s->arena, "0x%llxULL + (uint64_t)%lldLL + tap_ubias(c)",
+				      (unsigned long long)at,
+				      (long long)t->base.offset);
+	t->base.symbol = NULL;
+	return true;
+}
 
 struct find_ctx {
 	const char *func;
@@ -70,8 +99,31 @@ process_dwarf_find(struct elab *e, const char *path, const char *func,
 	d = arena_alloc(e->s->arena, sizeof(*d));
 	d->file = file;
 	d->site = f.site;
+	d->symbol_addr = symbol_addr;
+	d->ctx = ctx;
 	*vaddr = sym + f.site->offset;
 	return d;
+}
+
+static void fill(struct elab *e, struct process_dwarf *d);
+
+/* .return: the parameters (and the function's statics) of the .call
+ * view, whose values the entry handler saves (@entry). */
+static void
+fill_entry_params(struct elab *e, struct process_dwarf *d)
+{
+	struct process_dwarf *in = d->entry;
+
+	if (!in)
+		return;
+	fill(e, in);
+	d->vars = arena_alloc(e->s->arena, sizeof(*d->vars) * (size_t)(in->nvars + 1));
+	for (int i = 0; i < in->nvars; i++) {
+		struct context_var *cv = in->vars[i];
+		/* a static is at the same place at return */
+		if (cv->arg_index >= 0 || in->is_static[i])
+			d->vars[d->nvars++] = cv;
+	}
 }
 
 static void
@@ -85,6 +137,7 @@ fill(struct elab *e, struct process_dwarf *d)
 		return;
 	d->filled = true;
 	if (d->site->kind == DW_SITE_RETURN) {
+		fill_entry_params(e, d);
 		uint64_t rt = dw_site_return_type(d->file, d->site);
 		char tn[256];
 		if (!rt)
@@ -101,9 +154,22 @@ fill(struct elab *e, struct process_dwarf *d)
 	if (n <= 0)
 		return;
 	d->vars = arena_alloc(e->s->arena, sizeof(*d->vars) * (size_t)n);
-	for (int i = 0; i < n; i++)
-		d->vars[d->nvars++] = dwacc_context_var(e, d->file, &v[i],
-							   v[i].is_param ? 0 : -3, true);
+	d->is_static = arena_alloc(e->s->arena, sizeof(*d->is_static) * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		struct context_var *cv = dwacc_context_var(e, d->file, &v[i],
+						v[i].is_param ? 0 : -3, true);
+		if (!user_symbol_base(e, d, cv->access, &d->is_static[i])) {
+			cv->access = NULL;
+			cv->unavailable = "it has no symbol in the program's symbol table";
+		}
+		d->vars[d->nvars++] = cv;
+	}
+}
+
+void
+process_dwarf_set_entry(struct process_dwarf *ret, struct process_dwarf *call)
+{
+	ret->entry = call;
 }
 
 struct context_var *
@@ -115,7 +181,18 @@ process_dwarf_var(struct elab *e, struct process_dwarf *d, const char *name)
 	for (int i = 0; i < d->nvars; i++)
 		if (strcmp(d->vars[i]->name, name) == 0)
 			return d->vars[i];
-	return NULL;
+	/* a static or global of the function's source file (not part of
+	 * $$vars), at the program's load address */
+	struct dw_var g;
+	bool is_static = false;
+	if (!dw_site_global(d->file, d->site, name, &g))
+		return NULL;
+	struct context_var *cv = dwacc_context_var(e, d->file, &g, -3, true);
+	if (!user_symbol_base(e, d, cv->access, &is_static)) {
+		cv->access = NULL;
+		cv->unavailable = "it has no symbol in the program's symbol table";
+	}
+	return cv;
 }
 
 int
@@ -186,6 +263,8 @@ take_statement(const struct dw_site *s, void *ctx)
 	d = arena_alloc(c->e->s->arena, sizeof(*d));
 	d->file = c->file;
 	d->site = s;
+	d->symbol_addr = c->symbol_addr;
+	d->ctx = c->ctx;
 	c->fn(d, sym + s->offset, s->function, s->decl_file, s->line, c->fctx);
 	c->count++;
 	return true;
@@ -212,4 +291,52 @@ process_dwarf_statements(struct elab *e, const char *path, const char *spec,
 	if (dw_find_sites(c.file, &q, take_statement, &c, err, errlen) < 0)
 		return -1;
 	return c.count;
+}
+
+struct ta_access *
+process_dwarf_atvar(struct elab *e, const char *path,
+		    uint64_t (*symbol_addr)(const char *, void *), void *ctx,
+		    struct node *n)
+{
+	struct arena *a = e->s->arena;
+	const char *spec = n->u.atvar.name, *at = strchr(spec, '@');
+	const char *name = at ? arena_strndup(a, spec, (size_t)(at - spec)) : spec;
+	const char *file = at && at[1] ? at + 1 : NULL;
+	struct process_dwarf d = { .symbol_addr = symbol_addr, .ctx = ctx };
+	struct dw_var v;
+	char err[512];
+	bool is_static = false;
+	int got;
+
+	if (!*name) {
+		diag_error(&e->s->diag, n->loc, "E_ATVAR",
+			   "@var needs a variable name: \"name\" or \"name@file.c\"");
+		return NULL;
+	}
+	if (!(d.file = dw_open(path, err, sizeof(err)))) {
+		diag_error(&e->s->diag, n->loc, "E_NO_DEBUGINFO",
+			   "@var in a process probe needs the program's DWARF: %s",
+			   err);
+		return NULL;
+	}
+	got = dw_find_global(d.file, name, file, &v, err, sizeof(err));
+	if (got < 0) {
+		diag_error(&e->s->diag, n->loc, "E_NO_DEBUGINFO", "%s", err);
+		return NULL;
+	}
+	if (!got) {
+		diag_error(&e->s->diag, n->loc, "E_UNRESOLVED_TARGET",
+			   "@var: no static or global variable '%s'%s%s in the DWARF of %s",
+			   name, file ? " in a file matching " : "",
+			   file ? file : "", path);
+		return NULL;
+	}
+	struct context_var *cv = dwacc_context_var(e, d.file, &v, 0, true);
+	if (!user_symbol_base(e, &d, cv->access, &is_static)) {
+		diag_error(&e->s->diag, n->loc, "E_UNRESOLVED_TARGET",
+			   "@var(\"%s\"): %s has no symbol for it", spec, path);
+		return NULL;
+	}
+	return dwacc_target(e, cv, &n->u.atvar.path,
+			    arena_printf(a, "@var(\"%s\")", spec), n->loc);
 }

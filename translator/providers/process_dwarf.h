@@ -47,6 +47,19 @@ int process_dwarf_statements(struct elab *e, const char *path,
 struct context_var *process_dwarf_var(struct elab *e, struct process_dwarf *d,
 				      const char *name);
 
+/* .return view `ret` takes its parameters (@entry) from .call view `call`. */
+void process_dwarf_set_entry(struct process_dwarf *ret,
+			     struct process_dwarf *call);
+
+/* @var("name@file") in `path`'s DWARF (n an N_ATVAR): the program's own
+ * static or global, at its link-time address plus the probed file's load
+ * bias, followed by n's path.  NULL after an error was reported. */
+struct node;
+struct ta_access *process_dwarf_atvar(struct elab *e, const char *path,
+				      uint64_t (*symbol_addr)(const char *name,
+							      void *ctx),
+				      void *ctx, struct node *n);
+
 /* Every context variable (for -L and hints); how many. */
 int process_dwarf_list(struct elab *e, struct process_dwarf *d,
 		       struct context_var ***out);

@@ -112,6 +112,9 @@ struct pdata_uprobe {
 	const char *mark;		/* marker name, for .mark */
 	bool is_return;
 	bool at_entry;			/* on a function's first instruction */
+	/* .return: where its @entry values are taken -- after the prologue
+	 * (where .call reads them) with DWARF, else the first instruction */
+	uint64_t entry_offset, entry_vaddr;
 	struct process_dwarf *dwarf;	/* $vars from DWARF, or NULL */
 	int pid;			/* process(PID): only this process */
 	int nargs;			/* .mark: its operands */
@@ -143,6 +146,13 @@ pdata_kind_of(const void *pdata)
 struct hash;
 struct session;
 void process_hash_inputs(struct session *s, struct hash *h);
+
+/* @var(...) in a process probe: the probed program's variable, or NULL
+ * after an error (providers/process.c). */
+struct ta_access;
+struct node;
+struct ta_access *process_atvar(struct elab *e, struct derived_probe *dp,
+				struct node *n);
 /* process.c, for --vm: the files user-space probes need in the guest at
  * their host paths (probed programs and libraries, and the -c program
  * when it is given by path); how many. */
