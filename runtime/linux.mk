@@ -14,6 +14,7 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/output.c \
 	runtime/linux/memory.h \
 	runtime/linux/memory.c \
+	runtime/linux/target_mem.h \
 	runtime/linux/locks.h \
 	runtime/linux/locks.c \
 	runtime/linux/ksyms.h \

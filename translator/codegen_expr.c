@@ -423,6 +423,21 @@ cg_stat_add(struct cg *g, struct node *n, const char *val)
 		      cg_raise_rc(g, rc, sym, cg_near(g, lhs)), v);
 }
 
+/* Guru mode: a store into a $target, @var or @cast (pass 2 allowed it);
+ * `x op= v` reads the old value first.  The result is the new value. */
+static const char *
+cg_target_update(struct cg *g, struct node *lhs, enum op op, const char *val,
+		 const char *near)
+{
+	const char *o = cg_tmp(g), *v = cg_tmp(g), *r = cg_tmp(g);
+
+	if (op != OP_ASSIGN)
+		val = cg_fmt(g, "({ int64_t %s = %s; int64_t %s = %s; int64_t %s; %s %s; })",
+			     o, cg_expr(g, lhs), v, val, r,
+			     cg_arith(g, cg_assign_op(op), o, v, near, r), r);
+	return cg_target_store(g, lhs, val);
+}
+
 static const char *
 cg_assign(struct cg *g, struct node *n)
 {
@@ -437,6 +452,9 @@ cg_assign(struct cg *g, struct node *n)
 		return cg_scalar_store(g, lhs->u.symbol.sym, op, val, near);
 	if (lhs->kind == N_INDEX && cg_array_symbol(lhs))
 		return cg_elem_store(g, lhs, op, val, near);
+	if (lhs->kind == N_TARGET || lhs->kind == N_ATVAR ||
+	    lhs->kind == N_CAST)
+		return cg_target_update(g, lhs, op, val, near);
 	cg_unsupported(g, n, "assignment to this kind of expression");
 	return "((int64_t)0)";
 }
@@ -454,6 +472,8 @@ cg_crement(struct cg *g, struct node *n)
 				      cg_near(g, n));
 	else if (x->kind == N_INDEX && cg_array_symbol(x))
 		upd = cg_elem_store(g, x, OP_ADD_ASSIGN, delta, cg_near(g, n));
+	else if (x->kind == N_TARGET || x->kind == N_ATVAR || x->kind == N_CAST)
+		upd = cg_target_update(g, x, OP_ADD_ASSIGN, delta, cg_near(g, n));
 	else {
 		cg_unsupported(g, n, "++/-- on this kind of expression");
 		return "((int64_t)0)";

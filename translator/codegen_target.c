@@ -71,6 +71,51 @@ ksym_code(struct cg *g, const struct ta_base *b)
 		      (long long)b->offset);
 }
 
+/* runtime/linux/target_mem.h, included once per program by the first
+ * $target code that loads memory inside a location or writes. */
+static const struct program *target_mem_prog;
+
+static void
+need_target_mem(struct cg *g)
+{
+	if (target_mem_prog == g->prog)
+		return;
+	target_mem_prog = g->prog;
+	fprintf(g->decls, "#include \"target_mem.h\"\n");
+}
+
+static const char *fail_code(struct cg *g, struct node *at);
+
+/* A DWARF location computed in C: with its memory loads, a fault in one
+ * of them is the script error. */
+static const char *
+regs_expr_code(struct cg *g, const char *expr, struct node *at)
+{
+	if (!strstr(expr, "tap_loc_load"))
+		return cg_fmt(g, "({ struct pt_regs *__r = c->regs; (uint64_t)(%s); })",
+			      expr);
+	need_target_mem(g);
+	return cg_fmt(g, "({ struct pt_regs *__r = c->regs; bool __lf = false; uint64_t __x = (uint64_t)(%s); if (unlikely(__lf)) %s __x; })",
+		      expr, fail_code(g, at));
+}
+
+/* An object split into pieces, assembled in a string temporary of the
+ * frame (MAXSTRINGLEN bytes): its address. */
+static const char *
+pieces_code(struct cg *g, const struct ta_base *b, struct node *at)
+{
+	const char *buf = cg_str_temp(g);
+	const char *code = "";
+
+	need_target_mem(g);
+	for (int i = 0; i < b->npieces; i++)
+		code = cg_fmt(g, "%s __pv = (uint64_t)(%s); memcpy(__pb + %u, &__pv, %u);",
+			      code, b->pieces[i].c_expr, b->pieces[i].offset,
+			      b->pieces[i].size);
+	return cg_fmt(g, "({ struct pt_regs *__r = c->regs; bool __lf = false; uint8_t *__pb = (uint8_t *)%s; uint64_t __pv; _Static_assert(%u <= MAXSTRINGLEN, \"a value in pieces is assembled in a string temporary\");%s if (unlikely(__lf)) %s (uint64_t)(unsigned long)__pb; })",
+		      buf, b->size, code, fail_code(g, at));
+}
+
 static const char *
 base_code(struct cg *g, const struct ta_base *b, struct node *at)
 {
@@ -89,9 +134,14 @@ base_code(struct cg *g, const struct ta_base *b, struct node *at)
 	case TA_BASE_EXPR:
 		return cg_fmt(g, "(uint64_t)(%s)", cg_expr(g, b->expr));
 	case TA_BASE_REGS_EXPR:
-		return cg_fmt(g, "({ struct pt_regs *__r = c->regs; (uint64_t)(%s); })",
-			      b->c_expr);
+		return regs_expr_code(g, b->c_expr, at);
+	case TA_BASE_PIECES:
+		return pieces_code(g, b, at);
 	case TA_BASE_SYMBOL:
+		if (b->percpu)	/* this CPU's copy; raw_: a begin probe
+				 * may run preemptible */
+			return cg_fmt(g, "((uint64_t)(unsigned long)raw_cpu_ptr((void __percpu *)(unsigned long)%s))",
+				      ksym_code(g, b));
 		return ksym_code(g, b);
 	}
 	cg_unsupported(g, at, "this variable's location");
@@ -303,6 +353,90 @@ cg_access(struct cg *g, const struct ta_access *t, struct node *at)
 		return pretty_expr(g, t, at);
 	}
 	return "((int64_t)0)";
+}
+
+/* ---- guru-mode writes ---- */
+
+/* The access a store into `lhs` goes through (pass 2 checked it with
+ * ta_writable), or NULL. */
+static const struct ta_access *
+store_access(struct cg *g, struct node *lhs)
+{
+	const struct context_var *cv;
+
+	switch (lhs->kind) {
+	case N_TARGET:
+		if (lhs->u.target.access)
+			return lhs->u.target.access;
+		cv = lhs->u.target.cv;
+		if (cv && cv->arg_index < 0 && strcmp(cv->name, "return") == 0)
+			return ta_new(g->a, (struct ta_base){ .kind = TA_BASE_RETURN });
+		return NULL;
+	case N_ATVAR:
+		return lhs->u.atvar.access;
+	case N_CAST:
+		return lhs->u.cast.access;
+	default:
+		return NULL;
+	}
+}
+
+/* The register a store into a value (not in memory) sets. */
+static const char *
+store_register(struct cg *g, const struct ta_base *b)
+{
+	switch (b->kind) {
+	case TA_BASE_ARG:
+		return arg_register(b->index) ?
+			cg_fmt(g, "c->regs->%s", arg_register(b->index)) : NULL;
+	case TA_BASE_REG:
+		return cg_fmt(g, "c->regs->%s", b->reg);
+	default:
+		return NULL;
+	}
+}
+
+const char *
+cg_target_store(struct cg *g, struct node *lhs, const char *val)
+{
+	const struct ta_access *t = store_access(g, lhs);
+	const struct ta_result *r;
+	const char *sv = cg_fmt(g, "__sv%d", g->label_seq++);
+	const char *v, *steps, *reg;
+	bool mem;
+
+	if (!t || g->s->opts.target == TARGET_USER) {
+		cg_unsupported(g, lhs, "writing this context variable");
+		return "((int64_t)0)";
+	}
+	r = &t->result;
+	if (t->base.kind == TA_BASE_RETURN && !t->nsteps)
+		return cg_fmt(g, "({ int64_t %s = %s; regs_set_return_value(c->regs, (unsigned long)%s); %s; })",
+			      sv, val, sv, sv);
+	v = cg_fmt(g, "__v%d", g->label_seq++);
+	steps = steps_code(g, t, v, lhs, &mem);
+	if (!mem && (reg = store_register(g, &t->base)) && !t->nsteps) {
+		if (!r->bit_size)
+			return cg_fmt(g, "({ int64_t %s = %s; %s %s = (unsigned long)%s; (void)%s; %s; })",
+				      sv, val, steps, reg, sv, v, sv);
+		/* a member of a struct passed in the register */
+		unsigned long long mask = r->bit_size >= 64 ? ~0ULL :
+			((1ULL << r->bit_size) - 1) << r->bit_offset;
+		return cg_fmt(g, "({ int64_t %s = %s; %s %s = (%s & ~0x%llxULL) | (((uint64_t)%s << %u) & 0x%llxULL); %s; })",
+			      sv, val, steps, reg, v, mask, sv, r->bit_offset,
+			      mask, sv);
+	}
+	if (!mem || r->kind != TA_RES_INT) {
+		cg_unsupported(g, lhs, "writing this context variable");
+		return "((int64_t)0)";
+	}
+	need_target_mem(g);
+	const char *write = r->bit_size ?
+		cg_fmt(g, "tap_kwrite_bits(c, %s, %d, %u, %u, (u64)%s)", v,
+		       r->size, r->bit_offset, r->bit_size, sv) :
+		cg_fmt(g, "tap_kwrite_int(c, %s, %d, (u64)%s)", v, r->size, sv);
+	return cg_fmt(g, "({ int64_t %s = %s; %s if (unlikely(!%s)) %s %s; })",
+		      sv, val, steps, write, fail_code(g, lhs), sv);
 }
 
 /* ---- @entry ---- */

@@ -16,6 +16,12 @@
 const char *cg_access(struct cg *g, const struct ta_access *t,
 		      struct node *at);
 
+/* Guru mode: store `val` (C, int64_t) into what `lhs` (a $target,
+ * @var or @cast that pass 2 found writable) reads -- a pt_regs field
+ * or kernel memory through a fault-safe write; the expression's value is
+ * `val`.  A fault is a script error ("kernel write fault at 0x..."). */
+const char *cg_target_store(struct cg *g, struct node *lhs, const char *val);
+
 /* @entry(expr) in a .return probe's handler: the value saved at entry. */
 const char *cg_entry_value(struct cg *g, struct node *n);
 

@@ -15,6 +15,7 @@
 #include "translator/elab.h"
 #include "translator/providers/provider.h"
 #include "translator/resolve_target.h"
+#include "translator/target_access.h"
 
 struct scope {
 	struct symbol **v;
@@ -391,20 +392,59 @@ fold_defined(struct resolver *r, struct node *n)
 }
 
 /* Context variables are read-only unless the user takes responsibility
- * with -g. */
-static void
+ * with -g (as SystemTap: "write to target variable not permitted").  In
+ * guru mode a $var, @var or @cast on the left of =, op=, ++ or -- is
+ * bound here, before the rest of the assignment, so that what it reads
+ * can be checked for a place to store into.  True when the operand has
+ * been walked (the caller then walks only the rest). */
+static bool
 check_target_write(struct resolver *r, struct node *lhs)
 {
-	if (lhs->kind != N_TARGET)
-		return;
-	struct context_var *cv = lookup_target(r, lhs->u.target.name);
-	if (cv && cv->writable && r->e->s->opts.guru)
-		return;
-	diag_error(&r->e->s->diag, lhs->loc, "E_TARGET_WRITE",
-		   "context variable '%s' is read-only", lhs->u.target.name);
-	if (cv && cv->writable)
-		diag_hint(&r->e->s->diag,
-			  "writing to the traced program needs guru mode (-g)");
+	struct diag *d = &r->e->s->diag;
+	const char *what = lhs->kind == N_TARGET ? lhs->u.target.name :
+			   lhs->kind == N_ATVAR ? "@var" : "@cast";
+	struct context_var *cv = NULL;
+	const struct ta_access *t;
+	const char *why = NULL;
+	int errors = d->errors;
+
+	if (lhs->kind != N_TARGET && lhs->kind != N_ATVAR && lhs->kind != N_CAST)
+		return false;
+	if (lhs->kind == N_TARGET) {
+		if (target_is_meta(lhs->u.target.name))
+			cv = NULL;
+		else if (!(cv = lookup_target(r, lhs->u.target.name)))
+			return false;	/* reported as unresolved */
+		if (!cv || !cv->writable) {
+			diag_error(d, lhs->loc, "E_TARGET_WRITE",
+				   "context variable '%s' is read-only", what);
+			return false;
+		}
+	}
+	if (!r->e->s->opts.guru) {
+		diag_error(d, lhs->loc, "E_TARGET_WRITE",
+			   "write to target variable '%s' not permitted; it needs guru mode (-g)",
+			   what);
+		return false;
+	}
+	ast_walk(lhs, resolve_pre, NULL, r);
+	if (d->errors != errors)
+		return true;
+	t = lhs->kind == N_TARGET ? lhs->u.target.access :
+	    lhs->kind == N_ATVAR ? lhs->u.atvar.access :
+	    lhs->kind == N_CAST ? lhs->u.cast.access : NULL;
+	if (lhs->kind == N_ENTRY)
+		why = "a .return probe reads it as it was at entry (@entry)";
+	else if (t && !ta_writable(t, &why))
+		;
+	else if (!t && !(lhs->kind == N_TARGET && cv->arg_index < 0 &&
+			 strcmp(cv->name, "return") == 0))
+		why = "tapc does not know where it is stored";
+	else
+		return true;
+	diag_error(d, lhs->loc, "E_TARGET_WRITE",
+		   "'%s' cannot be written: %s", what, why);
+	return true;
 }
 
 /* @entry(x) evaluates x when the function was entered: only meaningful in
@@ -510,13 +550,19 @@ resolve_pre(struct node *n, void *ctx)
 		fold_defined(r, n);
 		return false;
 	case N_ASSIGN:
-		check_target_write(r, n->u.binary.lhs);
-		return true;
+		if (!check_target_write(r, n->u.binary.lhs))
+			return true;
+		ast_walk(n->u.binary.rhs, resolve_pre, NULL, r);
+		return false;
 	case N_CREMENT:
-		check_target_write(r, n->u.crement.operand);
-		return true;
+		return !check_target_write(r, n->u.crement.operand);
 	case N_DELETE:
-		check_target_write(r, n->u.del.target);
+		if (n->u.del.target->kind == N_TARGET ||
+		    n->u.del.target->kind == N_ATVAR ||
+		    n->u.del.target->kind == N_CAST)
+			diag_error(&r->e->s->diag, n->u.del.target->loc,
+				   "E_TARGET_WRITE",
+				   "delete cannot be applied to a target variable");
 		return true;
 	case N_ENTRY:
 		check_entry(r, n);

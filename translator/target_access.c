@@ -137,13 +137,51 @@ describe_base(struct arena *a, const struct ta_base *b)
 	case TA_BASE_RETURN: return "return";
 	case TA_BASE_SLOT: return arena_printf(a, "slot%d", b->index);
 	case TA_BASE_SYMBOL:
-		return arena_printf(a, "&%s%s%s+%lld", b->module ? b->module : "",
+		return arena_printf(a, "&%s%s%s%s+%lld", b->percpu ? "percpu " : "",
+				    b->module ? b->module : "",
 				    b->module ? ":" : "", b->symbol,
 				    (long long)b->offset);
 	case TA_BASE_EXPR: return "expr";
 	case TA_BASE_REGS_EXPR: return arena_printf(a, "regs %s", b->c_expr);
+	case TA_BASE_PIECES:
+		return arena_printf(a, "%d pieces (%u bytes)", b->npieces,
+				    b->size);
 	}
 	return "?";
+}
+
+bool
+ta_writable(const struct ta_access *t, const char **why)
+{
+	const struct ta_base *b = &t->base;
+
+	if (t->result.kind != TA_RES_INT) {
+		*why = t->result.kind == TA_RES_STRING ?
+			"it is a string (char array): writing strings is not supported" :
+			"it is not an integer or pointer";
+		return false;
+	}
+	if (ta_in_memory(t)) {
+		if (b->kind == TA_BASE_PIECES && !t->nsteps) {
+			*why = "it is split over registers and memory (DW_OP_piece): writing it is not supported";
+			return false;
+		}
+		if (b->kind == TA_BASE_PIECES) {
+			*why = "its object is split over registers and memory (DW_OP_piece): writing into it is not supported";
+			return false;
+		}
+		return true;
+	}
+	if (t->nsteps == 0 && !t->result.bit_size &&
+	    (b->kind == TA_BASE_REG || b->kind == TA_BASE_ARG ||
+	     b->kind == TA_BASE_RETURN))
+		return true;
+	if (t->nsteps == 0 && t->result.bit_size &&
+	    (b->kind == TA_BASE_REG || b->kind == TA_BASE_ARG))
+		return true;	/* a member of a struct in a register */
+	*why = b->kind == TA_BASE_EXPR ? "it is a constant or a script value, not an object" :
+	       "it is a value computed from registers or memory (a DWARF location expression), not an object";
+	return false;
 }
 
 static const char *

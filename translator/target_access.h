@@ -41,12 +41,25 @@
  *                      ksyms.h) and refuses to load if it is missing.
  *      TA_BASE_EXPR    the value of a script expression (`expr`, an AST
  *                      node typed long): @cast's operand.
- *      TA_BASE_REGS_EXPR  a C expression (`c_expr`, uint64_t arithmetic
- *                      with no memory reads) over `__r`, the probe's
- *                      struct pt_regs *: a DWARF location computed from
- *                      registers ("(__r->di >> 2)"); in_memory as the
+ *                      With `percpu`, the symbol is in per-CPU space
+ *                      and V is this CPU's copy (this_cpu_ptr).
+ *      TA_BASE_REGS_EXPR  a C expression (`c_expr`, uint64_t arithmetic)
+ *                      over `__r`, the probe's struct pt_regs *: a DWARF
+ *                      location computed from registers ("(__r->di >> 2)")
+ *                      and memory (tap_loc_load(c, ADDR, SIZE, &__lf),
+ *                      runtime/linux/target_mem.h); in_memory as the
  *                      source says (a value, or an object's address).
+ *      TA_BASE_PIECES  an object of `size` bytes (more than 8) assembled
+ *                      from `npieces` values (`pieces`: C as for
+ *                      REGS_EXPR, each of 1..8 bytes at a byte offset)
+ *                      into a temporary of the handler; V is the
+ *                      temporary's address, in_memory = true.  Kernel
+ *                      memory: kernel probes only.
  *    base.in_memory is the flag's initial value.
+ *
+ *    Writes (guru mode, ta_writable()): the object must be in memory
+ *    after the steps, or be a register itself (REG/ARG with no steps,
+ *    RETURN), and the result an integer (a bitfield included).
  *
  * 2. Steps, in order (struct ta_step):
  *      TA_STEP_DEREF   V holds a pointer: follow it.  If in_memory, load 8
@@ -121,6 +134,14 @@ enum ta_base_kind {
 	TA_BASE_SYMBOL,
 	TA_BASE_EXPR,
 	TA_BASE_REGS_EXPR,
+	TA_BASE_PIECES,
+};
+
+/* One piece of a TA_BASE_PIECES object. */
+struct ta_bytes {
+	const char *c_expr;	/* the value, C over `__r` */
+	uint32_t offset;	/* bytes from the object's start */
+	uint32_t size;		/* 1..8 */
 };
 
 struct ta_base {
@@ -133,6 +154,10 @@ struct ta_base {
 	int64_t offset;		/* SYMBOL: added to the symbol's address */
 	struct node *expr;	/* EXPR: the script expression */
 	const char *c_expr;	/* REGS_EXPR: C over `__r` */
+	bool percpu;		/* SYMBOL: in per-CPU space */
+	const struct ta_bytes *pieces;	/* PIECES */
+	int npieces;
+	uint32_t size;		/* PIECES: bytes in all */
 };
 
 enum ta_step_kind {
@@ -220,6 +245,10 @@ void ta_pretty_value(struct arena *a, struct ta_pretty *p,
 		     struct ta_access *value, enum ta_fmt fmt);
 void ta_pretty_struct_ptr(struct arena *a, struct ta_pretty *p,
 			  struct ta_access *ptr, struct ta_pretty *inner);
+
+/* Whether a guru-mode write can store into what `t` reads: true, or
+ * false with *why ("a value DWARF computes, not an object"). */
+bool ta_writable(const struct ta_access *t, const char **why);
 
 /* A one-line description for -p2 and tests:
  * "arg0 deref +16 deref +40 -> s64" */

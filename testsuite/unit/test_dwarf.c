@@ -5,7 +5,8 @@
  * answers the providers depend on are checked: functions by pattern and
  * file:line, the site after the prologue as symbol+offset, inlined
  * instances, a statement line, parameters in registers, struct members
- * with bitfields, type spellings.  Skipped (77) when there is no cc.
+ * with bitfields, type spellings, location expressions (pieces, memory
+ * reads, entry values) as the C they become.  Skipped (77) when there is no cc.
  */
 #define _GNU_SOURCE	/* asprintf */
 #include "translator/debuginfo/dwarf.h"
@@ -33,7 +34,20 @@ static const char fixture[] =
 	"}\n"
 	"int main(int argc, char **argv) { struct item i = { argc }; (void)argv; return use(&i, 3); }\n"
 	"static struct item second = { 2, \"two\" };\n"
-	"struct item *keep = &second;\n";
+	"struct item *keep = &second;\n"
+	/* location expressions: pieces, a memory read, an entry value */
+	"struct pair { long lo; long hi; };\n"
+	"__attribute__((noinline)) long pieces(struct pair p) { sink += p.lo * 3 + p.hi; return p.lo; }\n"
+	"__attribute__((noinline)) void store(int *s, int v) { *s = v; }\n"
+	"__attribute__((noinline)) void observe(int *s) { sink += *s; }\n"
+	"__attribute__((noinline)) void deref(int seed)\n"
+	"{\n"
+	"\tint slot, next;\n"
+	"\tstore(&slot, seed * 2);\n"
+	"\tnext = slot + 1;\n"
+	"\tobserve(&slot); /* deref */\n"
+	"}\n";
+#define DEREF_LINE 23	/* the fixture's line "observe(&slot)" */
 
 static void
 setup(void)
@@ -236,6 +250,54 @@ START_TEST(statics_as_symbols)
 }
 END_TEST
 
+/* A var of site s by name. */
+static const struct dw_var *
+var_named(struct dw_file *f, const struct dw_site *s, const char *name)
+{
+	char err[256];
+	const struct dw_var *v;
+	int n = dw_site_vars(f, s, &v, err, sizeof(err));
+
+	for (int i = 0; i < n; i++)
+		if (strcmp(v[i].name, name) == 0)
+			return &v[i];
+	ck_abort_msg("no variable %s", name);
+	return NULL;
+}
+
+START_TEST(location_expressions)
+{
+	char err[256];
+	struct dw_file *f = dw_open(obj, err, sizeof(err));
+	struct found s = sites(obj, "pieces", NULL, 0, DW_SITE_FUNCTION);
+	const struct dw_var *v;
+
+	/* a 16-byte struct in rdi:rsi: two 8-byte register pieces */
+	ck_assert_int_eq(s.n, 1);
+	v = var_named(f, s.s[0], "p");
+	ck_assert_int_eq(v->loc.kind, DW_LOC_PIECES);
+	ck_assert_int_eq(v->loc.size, 16);
+	ck_assert_int_eq(v->loc.npieces, 2);
+	ck_assert_str_eq(v->loc.pieces[0].expr, "(uint64_t)__r->di");
+	ck_assert_int_eq(v->loc.pieces[1].offset, 8);
+	ck_assert_str_eq(v->loc.pieces[1].expr, "(uint64_t)__r->si");
+	/* next = slot + 1, slot on the stack: a load in the expression */
+	s = sites(obj, "deref", "fix.c", DEREF_LINE, DW_SITE_STATEMENT);
+	ck_assert_int_eq(s.n, 1);
+	v = var_named(f, s.s[0], "next");
+	ck_assert_int_eq(v->loc.kind, DW_LOC_EXPR);
+	ck_assert(v->loc.is_value);
+	ck_assert_msg(strstr(v->loc.expr, "tap_loc_load(c, ") &&
+		      strstr(v->loc.expr, ", 4, &__lf) + 0x1ULL)"), "%s",
+		      v->loc.expr);
+	/* seed is dead after the first call: only its entry value is
+	 * known, which is not read away from the entry */
+	v = var_named(f, s.s[0], "seed");
+	ck_assert_int_eq(v->loc.kind, DW_LOC_UNAVAILABLE);
+	ck_assert_msg(strstr(v->loc.why, "DW_OP_entry_value"), "%s", v->loc.why);
+}
+END_TEST
+
 START_TEST(missing_file)
 {
 	char err[256];
@@ -259,6 +321,7 @@ main(void)
 	tcase_add_test(tc, parameters_and_types);
 	tcase_add_test(tc, executable_addresses);
 	tcase_add_test(tc, statics_as_symbols);
+	tcase_add_test(tc, location_expressions);
 	tcase_add_test(tc, missing_file);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -24,7 +24,8 @@
  * names DWARF registers, which the caller maps to its register set
  * (dw_x86_64_pt_regs_name gives the struct pt_regs field for x86_64, the
  * same layout uprobes hand their handlers); DW_LOC_EXPR is C over `__r`,
- * a struct pt_regs *.  providers/dwarf_access.h turns all of it into
+ * a struct pt_regs *, that may read memory (see struct dw_piece).
+ * providers/dwarf_access.h turns all of it into
  * target_access reads.  Not thread-safe; one process, many files.
  */
 #ifndef TAPC_DEBUGINFO_DWARF_H
@@ -128,8 +129,29 @@ enum dw_loc_kind {
 				 * if `is_value`, else the object's address */
 	DW_LOC_SYMBOL,		/* the object is at ELF symbol `symbol` +
 				 * offset: a static or global (DW_OP_addr),
-				 * placed from the symbol at load time */
+				 * placed from the symbol at load time;
+				 * `percpu`: the symbol is in per-CPU space
+				 * (the object is this CPU's copy) */
+	DW_LOC_PIECES,		/* DW_OP_piece: the value is assembled
+				 * from `npieces` pieces (registers, memory,
+				 * computed values), `size` bytes in all;
+				 * an object larger than 8 bytes */
 	DW_LOC_UNAVAILABLE,	/* optimized out / not supported: `why` */
+};
+
+/*
+ * The C of DW_LOC_EXPR and of pieces is uint64_t arithmetic over `__r`
+ * (the probe's struct pt_regs *) that may read memory with
+ *   tap_loc_load(c, ADDR, SIZE, &__lf)
+ * (runtime/linux/target_mem.h: SIZE 1..8 bytes, zero-extended; on a fault
+ * it records the script error, sets __lf and gives 0), so whoever emits
+ * it declares `bool __lf = false` and raises the error when it is set.
+ */
+struct dw_piece {
+	const char *expr;	/* C: a value (is_value) or an address */
+	bool is_value;		/* else `size` bytes at address `expr` */
+	uint32_t offset;	/* bytes from the start of the object */
+	uint32_t size;		/* bytes (a value: 1..8) */
 };
 
 struct dw_loc {
@@ -140,6 +162,10 @@ struct dw_loc {
 	const char *expr;	/* DW_LOC_EXPR */
 	const char *symbol;	/* DW_LOC_SYMBOL (offset: from it) */
 	bool is_value;		/* DW_LOC_EXPR */
+	bool percpu;		/* DW_LOC_SYMBOL in per-CPU space */
+	const struct dw_piece *pieces;	/* DW_LOC_PIECES */
+	int npieces;
+	uint32_t size;		/* DW_LOC_PIECES: bytes in all */
 	const char *why;	/* DW_LOC_UNAVAILABLE: a phrase for errors */
 };
 

@@ -67,7 +67,8 @@ struct dw_file {
 	bool types_read;
 	struct dw_site **sites;	/* every site handed out (owned) */
 	size_t nsites, capsites;
-	char **exprs;		/* DW_LOC_EXPR texts handed out (owned) */
+	char **exprs;		/* DW_LOC_EXPR texts and piece lists
+				 * handed out (owned, malloc'd) */
 	size_t nexprs;
 	struct dw_var_cache *varc;
 	size_t nvarc, capvarc;

@@ -2,13 +2,16 @@
  * dwarf_statics.c -- static and global variables: a DW_OP_addr location
  * as "ELF symbol + offset" (what stays true however the kernel or module
  * is loaded), the file-scope variables a probe site sees, and @var's
- * lookup of "name@file" across a file's compilation units.
+ * lookup of "name@file" across a file's compilation units (a variable
+ * the DWARF only declares, such as jiffies, is found by its ELF symbol).
  *
  * Takes: a dw_file (dwarf_open.c); for a .ko, libdwfl has placed its
  * sections and relocated the DWARF, so DW_OP_addr and the symbol table
  * agree.  Produces: DW_LOC_SYMBOL locations (dwarf.h).
- * Must not: hand out a bare address; a variable with no symbol around it,
- * or one in per-CPU space, is unavailable with a reason.
+ * A variable in per-CPU space (.data..percpu) is a symbol too, marked
+ * `percpu`: the generated code reads this CPU's copy.
+ * Must not: hand out a bare address; a variable with no symbol around it
+ * is unavailable with a reason.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,8 +54,10 @@ dw_addr_location(struct dw_file *f, uint64_t dwarf_addr)
 	const char *anchor = NULL;
 	int same_name = 0, best_rank = 0;
 
-	if (sec && strncmp(sec, ".data..percpu", 13) == 0)
-		return unavailable("a per-CPU variable (tapc does not read per-CPU space yet)");
+	/* per-CPU space: the symbol's address is an offset that
+	 * this_cpu_ptr() turns into this CPU's copy */
+	bool percpu = sec && strncmp(sec, ".data..percpu", 13) == 0;
+	const char *anchor_name = percpu ? "__per_cpu_start" : NULL;
 	/* The object symbol holding addr: a sized one whose range covers
 	 * it, else a zero-sized one exactly at it. */
 	for (int i = 1; i < n; i++) {
@@ -66,7 +71,8 @@ dw_addr_location(struct dw_file *f, uint64_t dwarf_addr)
 		if (!name || !*name || shndx == SHN_UNDEF)
 			continue;
 		if (!f->is_module && !anchor &&
-		    (strcmp(name, "_stext") == 0 || strcmp(name, "_text") == 0)) {
+		    (anchor_name ? strcmp(name, anchor_name) == 0 :
+		     strcmp(name, "_stext") == 0 || strcmp(name, "_text") == 0)) {
 			anchor = name;
 			anchor_addr = a;
 		}
@@ -97,14 +103,17 @@ dw_addr_location(struct dw_file *f, uint64_t dwarf_addr)
 	if (same_name > 1) {
 		/* kallsyms would give the first of the namesakes: in a vmlinux
 		 * place it from the image's start instead (KASLR moves the
-		 * whole image), in a module there is no such anchor. */
+		 * whole image) or, per-CPU, from the start of per-CPU space;
+		 * in a module there is no such anchor. */
 		if (!anchor || addr < anchor_addr)
 			return unavailable("in a symbol whose name is not unique in its file");
 		return (struct dw_loc){ .kind = DW_LOC_SYMBOL, .symbol = anchor,
-					.offset = (int64_t)(addr - anchor_addr) };
+					.offset = (int64_t)(addr - anchor_addr),
+					.percpu = percpu };
 	}
 	return (struct dw_loc){ .kind = DW_LOC_SYMBOL, .symbol = best,
-				.offset = (int64_t)(addr - best_addr) };
+				.offset = (int64_t)(addr - best_addr),
+				.percpu = percpu };
 }
 
 /* A variable DIE (with a location, or a declaration whose definition
@@ -128,11 +137,32 @@ var_of(struct dw_file *f, Dwarf_Die *die, struct dw_var *out)
 	return true;
 }
 
-/* The top-level variable `name` of compilation unit `cu`. */
+/* Whether the file's symbol table defines `name` as a data object. */
 static bool
-cu_var(struct dw_file *f, Dwarf_Die *cu, const char *name, struct dw_var *out)
+has_object_symbol(struct dw_file *f, const char *name)
 {
-	Dwarf_Die child;
+	int n = dwfl_module_getsymtab(f->mod);
+
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		const char *sn = dwfl_module_getsym(f->mod, i, &sym, NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+		if (sn && strcmp(sn, name) == 0 && sym.st_shndx != SHN_UNDEF &&
+		    (type == STT_OBJECT || type == STT_NOTYPE))
+			return true;
+	}
+	return false;
+}
+
+/* The top-level variable `name` of compilation unit `cu`.  A declaration
+ * with no location (`extern unsigned long volatile jiffies;`, whose
+ * definition is a linker-script symbol) goes into *decl if that is
+ * still unset, for the caller to fall back on. */
+static bool
+cu_var(struct dw_file *f, Dwarf_Die *cu, const char *name, struct dw_var *out,
+       struct dw_var *decl, bool *have_decl)
+{
+	Dwarf_Die child, type;
 	Dwarf_Attribute attr;
 
 	if (dwarf_child(cu, &child) != 0)
@@ -142,8 +172,18 @@ cu_var(struct dw_file *f, Dwarf_Die *cu, const char *name, struct dw_var *out)
 		if (dwarf_tag(&child) != DW_TAG_variable)
 			continue;
 		n = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_name, &attr));
-		if (n && strcmp(n, name) == 0 && var_of(f, &child, out))
+		if (!n || strcmp(n, name) != 0)
+			continue;
+		if (var_of(f, &child, out))
 			return true;
+		if (decl && !*have_decl && dwarf_hasattr(&child, DW_AT_declaration)) {
+			memset(decl, 0, sizeof(*decl));
+			decl->name = n;
+			if (dwarf_attr_integrate(&child, DW_AT_type, &attr) &&
+			    dwarf_formref_die(&attr, &type))
+				decl->type = dwarf_dieoffset(&type);
+			*have_decl = true;
+		}
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return false;
 }
@@ -154,7 +194,8 @@ dw_site_global(struct dw_file *f, const struct dw_site *site, const char *name,
 {
 	Dwarf_Die cu;
 
-	return dw_die_at(f, site->cu_off, &cu) && cu_var(f, &cu, name, out);
+	return dw_die_at(f, site->cu_off, &cu) &&
+	       cu_var(f, &cu, name, out, NULL, NULL);
 }
 
 /* Whether CU path `cu` ends with `want` at a '/' boundary ("fs/x.c"). */
@@ -174,6 +215,8 @@ dw_find_global(struct dw_file *f, const char *name, const char *file,
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
+	struct dw_var decl;
+	bool have_decl = false;
 
 	if (!f->dw) {
 		dw_err(err, errlen, "%s has no DWARF", f->path);
@@ -185,9 +228,15 @@ dw_find_global(struct dw_file *f, const char *name, const char *file,
 		if (dwarf_offdie(f->dw, off + hsize, &cu) &&
 		    (cuname = dwarf_diename(&cu)) &&
 		    (!file || file_matches(cuname, file)) &&
-		    cu_var(f, &cu, name, out))
+		    cu_var(f, &cu, name, out, &decl, &have_decl))
 			return 1;
 		off = next;
+	}
+	/* only declared in DWARF, defined by the symbol table */
+	if (have_decl && has_object_symbol(f, name)) {
+		*out = decl;
+		out->loc = (struct dw_loc){ .kind = DW_LOC_SYMBOL, .symbol = decl.name };
+		return 1;
 	}
 	return 0;
 }

@@ -26,7 +26,13 @@ print_loc(const struct dw_loc *l)
 	case DW_LOC_REG_VALUE: printf("value %s%+lld", r ? r : "?", (long long)l->offset); break;
 	case DW_LOC_CONST: printf("const %lld", (long long)l->value); break;
 	case DW_LOC_EXPR: printf("%s %s", l->is_value ? "value" : "mem at", l->expr); break;
-	case DW_LOC_SYMBOL: printf("symbol %s%+lld", l->symbol, (long long)l->offset); break;
+	case DW_LOC_SYMBOL: printf("%ssymbol %s%+lld", l->percpu ? "per-CPU " : "", l->symbol, (long long)l->offset); break;
+	case DW_LOC_PIECES:
+		printf("pieces (%u bytes):", l->size);
+		for (int i = 0; i < l->npieces; i++)
+			printf(" [%u+%u %s %s]", l->pieces[i].offset, l->pieces[i].size,
+			       l->pieces[i].is_value ? "value" : "mem at", l->pieces[i].expr);
+		break;
 	case DW_LOC_UNAVAILABLE: printf("unavailable: %s", l->why); break;
 	}
 }

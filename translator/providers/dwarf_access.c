@@ -210,8 +210,22 @@ base_of(struct elab *e, struct dw_file *f, const struct dw_loc *l,
 						.in_memory = true,
 						.symbol = arena_strdup(a, l->symbol),
 						.module = module_name(a, f),
-						.offset = l->offset });
+						.offset = l->offset,
+						.percpu = l->percpu });
 		return t;
+	case DW_LOC_PIECES: {
+		struct ta_bytes *p = arena_alloc(a, sizeof(*p) * (size_t)l->npieces);
+		for (int i = 0; i < l->npieces; i++)
+			p[i] = (struct ta_bytes){
+				.c_expr = arena_strdup(a, l->pieces[i].expr),
+				.offset = l->pieces[i].offset,
+				.size = l->pieces[i].size };
+		return ta_new(a, (struct ta_base){ .kind = TA_BASE_PIECES,
+						   .in_memory = true,
+						   .pieces = p,
+						   .npieces = l->npieces,
+						   .size = l->size });
+	}
 	case DW_LOC_UNAVAILABLE:
 		*why = l->why;
 		return NULL;
@@ -247,11 +261,18 @@ dwacc_context_var(struct elab *e, struct dw_file *f, const struct dw_var *v,
 		e, v->name, TY_LONG,
 		arena_strdup(e->s->arena, dw_type_name(f, v->type, tn, sizeof(tn))));
 
+	if (t && user && t->base.kind == TA_BASE_PIECES) {
+		/* assembled in kernel memory, which a uprobe's reads do
+		 * not reach */
+		t = NULL;
+		why = "split into pieces larger than 8 bytes (DW_OP_piece), which tapc assembles for kernel probes only";
+	}
 	cv->arg_index = arg_index;
 	cv->dwarf = f;
 	cv->dwarf_type = v->type;
 	cv->access = t;
 	cv->unavailable = why;
+	cv->writable = !user;	/* kernel probes, with -g */
 	if (dw_type_info(f, v->type, &ti)) {
 		cv->is_pointer = ti.kind == DW_TYPE_POINTER;
 		cv->is_signed = ti.is_signed;
