@@ -68,6 +68,8 @@ param_var(struct elab *e, const struct btf *btf, const struct btf_param *p,
 	cv->is_signed = cv->access->result.is_signed;
 	cv->btf = btf;
 	cv->btf_type = p->type;
+	cv->writable = true;	/* with -g: the argument register, or
+				 * memory through it */
 	return cv;
 }
 
