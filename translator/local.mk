@@ -37,7 +37,7 @@ translator_libtapc_a_SOURCES = \
 	translator/providers/tracepoint.c translator/providers/kprobe.c \
 	translator/providers/unsupported.c \
 	translator/providers/syscall.c translator/providers/syscall_table.c \
-	translator/providers/kfunc.c \
+	translator/providers/kfunc.c translator/providers/kfunc.h \
 	translator/providers/dwarf.c \
 	translator/providers/dwarf_access.c \
 	translator/providers/dwarf_access.h \

@@ -12,6 +12,9 @@ TAP_KMOD_FILES = \
 	testsuite/kmod/Kbuild \
 	testsuite/kmod/trigger \
 	testsuite/kmod/modload-run \
+	testsuite/kmod/wild-run \
+	testsuite/kmod/tests/wild-dummy.stp \
+	testsuite/kmod/tests/wild-dummy.out \
 	testsuite/kmod/tests/modload-deferred.stp \
 	testsuite/kmod/tests/modload-deferred.out \
 	testsuite/kmod/check-statics-not-loaded \

@@ -98,7 +98,11 @@ struct dw_site {
  * "vfs_*"); `file` NULL or a pattern matched against the end of the
  * declaring file's path ("fs/read_write.c", "*.c"); `line_lo..line_hi`
  * the declaration line range (0 = any), or for DW_SITE_STATEMENT the
- * source lines to probe.
+ * source lines to probe.  A single line that is not a declaration line
+ * matches the function whose code holds it (as SystemTap: a function
+ * probe, though a statement probe is what such a line usually wants).
+ * With `relative` (FUNC@FILE+N), line_lo is N lines after each matching
+ * function's declaration line.
  */
 struct dw_query {
 	const char *func;
@@ -106,7 +110,13 @@ struct dw_query {
 	int line_lo, line_hi;
 	enum dw_site_kind kind;
 	bool every_line;	/* DW_SITE_STATEMENT: FUNC@FILE:* */
+	bool relative;		/* FUNC@FILE+N: line_lo is N */
 };
+
+/* "FUNC[@FILE[:LINE[-LINE2]|:*|+N]]" into q (func, file, lines; kind
+ * untouched), cutting `spec` in place: the strings point into it.  False
+ * when malformed. */
+bool dw_query_parse(char *spec, struct dw_query *q);
 
 typedef bool (*dw_site_fn)(const struct dw_site *site, void *ctx);
 

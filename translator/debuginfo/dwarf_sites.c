@@ -38,11 +38,11 @@ file_matches(const char *path, const char *pattern)
 }
 
 static bool
-line_in(int line, const struct dw_query *q)
+line_in(int line, int lo, int hi)
 {
-	if (!q->line_lo)
+	if (!lo)
 		return true;
-	return line >= q->line_lo && line <= (q->line_hi ? q->line_hi : q->line_lo);
+	return line >= lo && line <= (hi ? hi : lo);
 }
 
 struct site_walk {
@@ -267,6 +267,54 @@ emit(struct site_walk *w, struct dw_site *s, Dwarf_Die *die)
 		w->stop = true;
 }
 
+/* Whether an ELF function symbol named `name` starts at pc (file
+ * layout). */
+static bool
+symbol_starts_at(struct dw_file *f, const char *name, uint64_t pc)
+{
+	size_t lo = 0, hi;
+
+	if (!f->syms_read)
+		read_symbols(f);
+	hi = f->nsyms;
+	while (lo < hi) {	/* first symbol at or above pc */
+		size_t mid = (lo + hi) / 2;
+		if (f->syms[mid].addr < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < f->nsyms && f->syms[lo].addr == pc; lo++)
+		if (strcmp(f->syms[lo].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* The function's entry.  GCC gives a function split into hot and .cold
+ * parts DW_AT_ranges and no DW_AT_low_pc or DW_AT_entry_pc, so
+ * dwarf_entrypc fails: then the range where the function's own symbol
+ * starts, else the first range. */
+static bool
+function_entry(struct site_walk *w, Dwarf_Die *die, Dwarf_Addr *entry)
+{
+	Dwarf_Addr base, begin, end;
+	ptrdiff_t off = 0;
+	bool found = false;
+
+	if (dwarf_entrypc(die, entry) == 0)
+		return true;
+	while ((off = dwarf_ranges(die, off, &base, &begin, &end)) > 0) {
+		if (symbol_starts_at(w->f, w->name, begin + w->f->bias)) {
+			*entry = begin;
+			return true;
+		}
+		if (!found)
+			*entry = begin;
+		found = true;
+	}
+	return found;
+}
+
 static void
 function_site(struct site_walk *w, Dwarf_Die *die)
 {
@@ -274,7 +322,7 @@ function_site(struct site_walk *w, Dwarf_Die *die)
 	Dwarf_Addr low = 0, *bk = NULL;
 	int n;
 
-	if (dwarf_entrypc(die, &low) != 0)
+	if (!function_entry(w, die, &low))
 		return;
 	s.pc = low + w->f->bias;
 	if (w->q->kind == DW_SITE_FUNCTION &&
@@ -325,18 +373,46 @@ function_lines(struct site_walk *w, Dwarf_Die *die, Dwarf_Lines *lines,
 	return *lo > 0;
 }
 
-/* Every line of q's range inside `die`: its lowest is_stmt address. */
+/* The lowest address of line `want` inside `die`, among is_stmt rows
+ * (or any rows when `any_row`). */
+static bool
+line_address(struct site_walk *w, Dwarf_Die *die, Dwarf_Lines *lines,
+	     size_t nlines, int want, bool any_row, Dwarf_Addr *best)
+{
+	bool found = false;
+
+	for (size_t i = 0; i < nlines; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		int ln;
+		bool stmt;
+		Dwarf_Addr a;
+		if (dwarf_lineno(l, &ln) || ln != want ||
+		    dwarf_linebeginstatement(l, &stmt) || (!stmt && !any_row) ||
+		    dwarf_lineaddr(l, &a) || dwarf_haspc(die, a) != 1 ||
+		    !file_matches(dwarf_linesrc(l, NULL, NULL), w->q->file))
+			continue;
+		if (!found || a < *best)
+			*best = a;
+		found = true;
+	}
+	return found;
+}
+
+/* Every line of lo..hi inside `die`: its lowest is_stmt address.  A
+ * single line asked for with no is_stmt row (the compiler marked none
+ * there) takes its lowest row of any kind, as SystemTap does. */
 static void
-statement_sites(struct site_walk *w, Dwarf_Die *die)
+statement_sites(struct site_walk *w, Dwarf_Die *die, int lo, int hi)
 {
 	Dwarf_Die cu;
 	Dwarf_Lines *lines;
 	size_t nlines;
-	int lo = w->q->line_lo, hi = w->q->line_hi ? w->q->line_hi : lo;
 	Dwarf_Addr *done;	/* addresses probed already: several lines
 				 * can start at one address (inlined code) */
 	size_t ndone = 0;
+	bool single;
 
+	hi = hi ? hi : lo;
 	if (!dw_die_at(w->f, w->cu_off, &cu) ||
 	    dwarf_getsrclines(&cu, &lines, &nlines) != 0)
 		return;
@@ -344,24 +420,12 @@ statement_sites(struct site_walk *w, Dwarf_Die *die)
 		return;
 	if (hi < lo)
 		return;
+	single = lo == hi && !w->q->every_line;
 	done = dw_xalloc((size_t)(hi - lo + 1) * sizeof(*done));
 	for (int want = lo; want <= hi && !w->stop; want++) {
 		Dwarf_Addr best = 0;
-		bool found = false;
-		for (size_t i = 0; i < nlines; i++) {
-			Dwarf_Line *l = dwarf_onesrcline(lines, i);
-			int ln;
-			bool stmt;
-			Dwarf_Addr a;
-			if (dwarf_lineno(l, &ln) || ln != want ||
-			    dwarf_linebeginstatement(l, &stmt) || !stmt ||
-			    dwarf_lineaddr(l, &a) || dwarf_haspc(die, a) != 1 ||
-			    !file_matches(dwarf_linesrc(l, NULL, NULL), w->q->file))
-				continue;
-			if (!found || a < best)
-				best = a;
-			found = true;
-		}
+		bool found = line_address(w, die, lines, nlines, want, false, &best) ||
+			     (single && line_address(w, die, lines, nlines, want, true, &best));
 		for (size_t i = 0; found && i < ndone; i++)
 			found = done[i] != best;
 		if (!found)
@@ -372,6 +436,24 @@ statement_sites(struct site_walk *w, Dwarf_Die *die)
 		emit(w, &s, die);
 	}
 	free(done);
+}
+
+/* Whether source line `want` is within the lines of the function's own
+ * code (an out-of-line function; inlined-only ones have no code of their
+ * own), whether or not the line has code itself. */
+static bool
+code_has_line(struct site_walk *w, Dwarf_Die *die, bool has_code, int want)
+{
+	Dwarf_Die cu;
+	Dwarf_Lines *lines;
+	size_t nlines;
+	int lo, hi;
+
+	if (!has_code || !dw_die_at(w->f, w->cu_off, &cu) ||
+	    dwarf_getsrclines(&cu, &lines, &nlines) != 0)
+		return false;
+	return function_lines(w, die, lines, nlines, &lo, &hi) &&
+	       want >= lo && want <= hi;
 }
 
 static void
@@ -388,15 +470,20 @@ visit_entry(struct site_walk *w, const struct dw_func_entry *e)
 	bool has_code = dwarf_hasattr(&die, DW_AT_low_pc) ||
 			dwarf_hasattr(&die, DW_AT_ranges) ||
 			dwarf_hasattr(&die, DW_AT_entry_pc);
+	dwarf_decl_line(&die, &line);
 	if (q->kind == DW_SITE_STATEMENT) {
-		if (has_code)
-			statement_sites(w, &die);
+		if (has_code && q->relative)
+			statement_sites(w, &die, line + q->line_lo, 0);
+		else if (has_code)
+			statement_sites(w, &die, q->line_lo, q->line_hi);
 		return;
 	}
 	if (!file_matches(dwarf_decl_file(&die), q->file))
 		return;
-	dwarf_decl_line(&die, &line);
-	if (!line_in(line, q))
+	if (q->relative ? q->kind != DW_SITE_INLINE &&
+			  !code_has_line(w, &die, has_code, line + q->line_lo)
+			: !line_in(line, q->line_lo, q->line_hi) &&
+			  (q->line_hi || !code_has_line(w, &die, has_code, q->line_lo)))
 		return;
 	if (q->kind == DW_SITE_INLINE) {
 		if (dwarf_hasattr(&die, DW_AT_inline))
@@ -405,6 +492,43 @@ visit_entry(struct site_walk *w, const struct dw_func_entry *e)
 	}
 	if (has_code)
 		function_site(w, &die);
+}
+
+bool
+dw_query_parse(char *spec, struct dw_query *q)
+{
+	char *at = strchr(spec, '@'), *sep, *end;
+
+	q->func = spec;
+	if (!at)
+		return *spec != '\0';
+	*at = '\0';
+	q->file = at + 1;
+	if ((sep = strrchr(at + 1, '+'))) {	/* FUNC@FILE+N */
+		*sep = '\0';
+		q->relative = true;
+		q->line_lo = (int)strtol(sep + 1, &end, 10);
+		return end != sep + 1 && !*end && q->line_lo >= 0 &&
+		       *spec != '\0' && *q->file != '\0';
+	}
+	if ((sep = strrchr(at + 1, ':'))) {
+		*sep = '\0';
+		if (strcmp(sep + 1, "*") == 0) {
+			q->every_line = true;
+			return *spec != '\0' && *q->file != '\0';
+		}
+		q->line_lo = (int)strtol(sep + 1, &end, 10);
+		if (end == sep + 1 || q->line_lo <= 0)
+			return false;
+		if (*end == '-') {
+			q->line_hi = (int)strtol(end + 1, &end, 10);
+			if (q->line_hi < q->line_lo)
+				return false;
+		}
+		if (*end)
+			return false;
+	}
+	return *spec != '\0' && *q->file != '\0';
 }
 
 int

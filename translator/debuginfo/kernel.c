@@ -665,9 +665,22 @@ kernel_module_path(const struct kernel_target *kt, const char *module)
 	return found;
 }
 
+char *
+kernel_modules_dir(const struct kernel_target *kt)
+{
+	return kernel_path("%s/%s", kt->paths.modules_dir, kt->release);
+}
+
 struct btf *
 kernel_module_btf(struct kernel_target *kt, const char *module, char *err,
 		  size_t errlen)
+{
+	return kernel_module_btf_file(kt, module, NULL, err, errlen);
+}
+
+struct btf *
+kernel_module_btf_file(struct kernel_target *kt, const char *module,
+		       const char *file, char *err, size_t errlen)
 {
 	struct btf *base = kernel_btf(kt, err, errlen), *btf;
 	struct kernel_module_btf *bigger;
@@ -680,7 +693,9 @@ kernel_module_btf(struct kernel_target *kt, const char *module, char *err,
 		if (kt->modules[i].name &&
 		    kernel_same_module(module, kt->modules[i].name, strlen(kt->modules[i].name)))
 			return kt->modules[i].btf;
-	if (kt->running && base == kt->btf && strstr(btf_source(base), "/sys/"))
+	if (file)
+		path = strdup(file);
+	if (!path && kt->running && base == kt->btf && strstr(btf_source(base), "/sys/"))
 		path = kernel_keep_file(kernel_path("/sys/kernel/btf/%s", module));
 	if (!path && !(path = kernel_module_path(kt, module))) {
 		kernel_error(err, errlen, "module %s: not found for kernel %s (not in %s/%s/modules.dep)",

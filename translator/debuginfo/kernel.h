@@ -120,6 +120,16 @@ struct btf *
 kernel_module_btf(struct kernel_target *kt, const char *module, char *err,
 		  size_t errlen);
 
+/* The same from a module file already found (a .ko or .ko.xz), cached
+ * under `module` like kernel_module_btf's. */
+struct btf *
+kernel_module_btf_file(struct kernel_target *kt, const char *module,
+		       const char *file, char *err, size_t errlen);
+
+/* The release's module directory ("/lib/modules/KREL"), malloc'd. */
+char *
+kernel_modules_dir(const struct kernel_target *kt);
+
 struct tracepoints *
 kernel_tracepoints(struct kernel_target *kt, char *err, size_t errlen);
 

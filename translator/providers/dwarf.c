@@ -26,11 +26,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "translator/debuginfo/btf.h"
 #include "translator/debuginfo/dwarf.h"
 #include "translator/debuginfo/kernel.h"
+#include "translator/debuginfo/kmod_index.h"
 #include "translator/elab.h"
 #include "translator/providers/dwarf_access.h"
+#include "translator/providers/kfunc.h"
 #include "translator/providers/provider.h"
 
 #define DWARF_MAX_EXPANSION 20000
@@ -73,35 +77,12 @@ fail(struct elab *e, struct node *point, const char *id, const char *fmt,
 	return -1;
 }
 
-/* "func@file:10-20" into the query; false if the spec is malformed. */
+/* "func@file:10-20" or "func@file+3" into the query; false if the spec
+ * is malformed (dw_query_parse). */
 static bool
 parse_spec(struct arena *a, const char *spec, struct dw_query *q)
 {
-	char *s = arena_strdup(a, spec), *at = strchr(s, '@'), *colon, *end;
-
-	q->func = s;
-	if (!at)
-		return *s != '\0';
-	*at = '\0';
-	q->file = at + 1;
-	if ((colon = strrchr(at + 1, ':'))) {
-		*colon = '\0';
-		if (strcmp(colon + 1, "*") == 0) {
-			q->every_line = true;
-			return true;
-		}
-		q->line_lo = (int)strtol(colon + 1, &end, 10);
-		if (end == colon + 1 || q->line_lo <= 0)
-			return false;
-		if (*end == '-') {
-			q->line_hi = (int)strtol(end + 1, &end, 10);
-			if (q->line_hi < q->line_lo)
-				return false;
-		}
-		if (*end)
-			return false;
-	}
-	return *s != '\0' && *q->file != '\0';
+	return dw_query_parse(arena_strdup(a, spec), q);
 }
 
 /* ---- context variables ---- */
@@ -288,6 +269,179 @@ kallsyms_module_name(struct arena *a, const char *path)
 	return name;
 }
 
+/* The sites of one DWARF file (the debug vmlinux or a module). */
+static int
+match_dwarf_file(struct match_ctx *m, struct dw_query *q, bool statement,
+		 const char *path)
+{
+	struct elab *e = m->e;
+	char err[512];
+
+	m->file = dw_open(path, err, sizeof(err));
+	if (!m->file)
+		return fail(e, m->point, "E_NO_DEBUGINFO", "%s", err);
+	if (e->s->opts.verbose && !e->listing)
+		fprintf(stderr, "tapc: %s: DWARF from %s\n",
+			pp_to_string(e->s->arena, m->point), dw_path(m->file));
+	return match_sites(m, q, statement);
+}
+
+/* The debug package's copy of a module file of /lib/modules/KREL
+ * (/usr/lib/debug/lib/modules/KREL/..., uncompressed), or NULL. */
+static char *
+debug_copy(const char *modules_dir, const char *path)
+{
+	size_t len = strlen(modules_dir);
+	char buf[4096];
+
+	if (strncmp(path, modules_dir, len) != 0 || path[len] != '/')
+		return NULL;
+	const char *rel = strstr(modules_dir, "/modules/");
+	snprintf(buf, sizeof(buf), "/usr/lib/debug/lib%s%s", rel ? rel : "",
+		 path + len);
+	char *xz = strstr(buf, ".ko.xz");
+	if (xz)
+		xz[3] = '\0';
+	return rel && access(buf, R_OK) == 0 ? strdup(buf) : NULL;
+}
+
+static bool
+ignore_debug_package(void)
+{
+	const char *want = getenv("TAPC_KERNEL_DEBUGINFO");
+
+	return want && strcmp(want, "btf") == 0;
+}
+
+/*
+ * One module of the release's index: its DWARF when the debug package
+ * has it or the file was built with -g, else its symbol table and BTF.
+ * `quiet_none`: a wildcard's module without a match is no error.
+ */
+static int
+match_indexed_module(struct elab *e, struct node *point, struct dw_query *q,
+		     bool statement, const struct kmod_entry *km,
+		     const char *modules_dir, const char *display)
+{
+	struct match_ctx m = { .e = e, .point = point };
+	char *debug = ignore_debug_package() ? NULL
+					     : debug_copy(modules_dir, km->path);
+	int n;
+
+	m.modname = km->name;
+	m.point_prefix = arena_printf(e->s->arena, "module(\"%s\")", display);
+	if (debug || (km->has_dwarf && !strstr(km->path, ".ko.xz"))) {
+		n = match_dwarf_file(&m, q, statement, debug ? debug : km->path);
+		free(debug);
+		return n;
+	}
+	if (statement || q->file)
+		return fail(e, point, "E_NO_DEBUGINFO", "module %s has no DWARF debug info (source lines need it; install the kernel's -dbg package or build the module with -g)",
+			    km->name);
+	struct kernel_target *kt = e->s->kernel;
+	char err[256];
+	const struct btf *btf = kernel_module_btf_file(kt, km->name, km->path,
+						      err, sizeof(err));
+	if (e->s->opts.verbose && !e->listing)
+		fprintf(stderr, "tapc: %s: module %s: no DWARF; functions from its symbol table, types from %s\n",
+			pp_to_string(e->s->arena, point), km->name,
+			btf ? btf_source(btf) : "nowhere (no BTF)");
+	return kfunc_match_module(e, point, km->name, display, btf,
+				  arena_strdup(e->s->arena, err), km->funcs,
+				  km->nfuncs, q->func);
+}
+
+/* The index entry of a module named or given by path; NULL if none. */
+static const struct kmod_entry *
+indexed_module(const struct kmod_index *ix, const char *mod)
+{
+	for (size_t i = 0; ix && i < kmod_index_count(ix); i++) {
+		const struct kmod_entry *km = kmod_index_at(ix, i);
+		if (mod[0] == '/' ? strcmp(km->path, mod) == 0
+				  : kmod_name_matches(mod, km->name))
+			return km;
+	}
+	return NULL;
+}
+
+/* module("PATTERN"): the release's modules whose name matches and whose
+ * symbol table has a function matching (so that "*" does not open the
+ * debug info of thousands of modules). */
+static int
+match_module_wildcard(struct elab *e, struct node *point, struct dw_query *q,
+		      bool statement, const struct kmod_index *ix,
+		      const char *modules_dir, const char *pattern)
+{
+	int total = 0, n;
+
+	for (size_t i = 0; i < kmod_index_count(ix); i++) {
+		const struct kmod_entry *km = kmod_index_at(ix, i);
+		if (!kmod_name_matches(pattern, km->name) ||
+		    !kmod_entry_has_func(km, q->func))
+			continue;
+		n = match_indexed_module(e, point, q, statement, km,
+					 modules_dir, km->name);
+		if (n < 0)
+			return -1;
+		total += n;
+		if (total >= DWARF_MAX_EXPANSION) {
+			if (!e->listing)
+				diag_warning(&e->s->diag, point->loc, "W_TOO_MANY_PROBES",
+					     "'%s' matches more than %d probe sites; only the first %d are probed",
+					     pp_to_string(e->s->arena, point),
+					     DWARF_MAX_EXPANSION, DWARF_MAX_EXPANSION);
+			break;
+		}
+	}
+	return total;
+}
+
+static int
+match_module(struct elab *e, struct node *point, struct dw_query *q,
+	     bool statement, const char *krel)
+{
+	const char *mod = pp_arg_string(point, 0);
+	char err[512], *path, *modules_dir;
+	const struct kmod_index *ix;
+	int n;
+
+	if (!mod || !*mod)
+		return fail(e, point, "E_BAD_PROBE_POINT", "%s",
+			    "module(\"NAME\") needs a module name, pattern or path");
+	modules_dir = kernel_modules_dir(e->s->kernel);
+	if (mod[0] != '/' && strpbrk(mod, "*?[")) {
+		ix = kmod_index_get(modules_dir, err, sizeof(err));
+		n = ix ? match_module_wildcard(e, point, q, statement, ix,
+					       modules_dir, mod)
+		       : fail(e, point, "E_NO_DEBUGINFO", "%s", err);
+		free(modules_dir);
+		return n;
+	}
+	/* one module: its DWARF as before (the debug package, a -g build,
+	 * a path), else the index's symbol table and BTF */
+	path = ignore_debug_package() && mod[0] != '/' ? NULL
+		: dw_kernel_module(krel, mod, err, sizeof(err));
+	if (path) {
+		struct match_ctx m = { .e = e, .point = point };
+		struct dw_file *f = dw_open(path, err, sizeof(err));
+		m.modname = kallsyms_module_name(e->s->arena, path);
+		m.point_prefix = arena_printf(e->s->arena, "module(\"%s\")", mod);
+		if (f || strncmp(path, modules_dir, strlen(modules_dir)) != 0) {
+			n = match_dwarf_file(&m, q, statement, path);
+			free(path);
+			free(modules_dir);
+			return n;
+		}
+		free(path);
+	}
+	ix = kmod_index_get(modules_dir, err, sizeof(err));
+	const struct kmod_entry *km = indexed_module(ix, mod);
+	n = km ? match_indexed_module(e, point, q, statement, km, modules_dir, mod)
+	       : fail(e, point, "E_NO_DEBUGINFO", "%s", err);
+	free(modules_dir);
+	return n;
+}
+
 static int
 dwarf_match(struct elab *e, struct node *point)
 {
@@ -296,46 +450,35 @@ dwarf_match(struct elab *e, struct node *point)
 	const char *spec = pp_arg_string(point, 1);
 	struct match_ctx m = { .e = e, .point = point };
 	struct dw_query q = { 0 };
-	char err[512];
-	char *path;
+	char *path = NULL;
+	int n;
 
 	struct kernel_target *kt = elab_kernel(e, point->loc);
 	if (!kt)
 		return -1;
 	const char *krel = kernel_release(kt);
 	if (!is_module) {
-		const char *want = getenv("TAPC_KERNEL_DEBUGINFO");
-		path = want && strcmp(want, "btf") == 0 ? NULL
-						      : dw_kernel_vmlinux(krel);
+		path = ignore_debug_package() ? NULL : dw_kernel_vmlinux(krel);
 		if (!path && !statement)
 			return provider_kfunc.match(e, point);
 		if (!path)
 			return fail(e, point, "E_NO_DEBUGINFO", "needs the kernel's DWARF debug info: install linux-image-%s-dbg",
 				    krel);
 		m.point_prefix = "kernel";
-	} else {
-		const char *mod = pp_arg_string(point, 0);
-		if (!mod || strpbrk(mod, "*?["))
-			return fail(e, point, "E_UNSUPPORTED_PROBE", "%s",
-				    "module(\"NAME\") needs one module name or path (no wildcards yet)");
-		if (!(path = dw_kernel_module(krel, mod, err, sizeof(err))))
-			return fail(e, point, "E_NO_DEBUGINFO", "%s", err);
-		m.modname = kallsyms_module_name(e->s->arena, path);
-		m.point_prefix = arena_printf(e->s->arena, "module(\"%s\")", mod);
 	}
 	if (!spec || !parse_spec(e->s->arena, spec, &q)) {
 		free(path);
 		return fail(e, point, "E_BAD_PROBE_POINT", "%s",
-			    "expected \"FUNCTION[@FILE[:LINE[-LINE]]]\"");
+			    "expected \"FUNCTION[@FILE[:LINE[-LINE]|+OFFSET]]\"");
 	}
-	m.file = dw_open(path, err, sizeof(err));
+	if (q.relative && !statement && !e->listing)
+		diag_warning(&e->s->diag, point->loc, "W_FUNCTION_LINE",
+			     "for probing a particular line, use a .statement() probe, not .function()");
+	if (is_module)
+		return match_module(e, point, &q, statement, krel);
+	n = match_dwarf_file(&m, &q, statement, path);
 	free(path);
-	if (!m.file)
-		return fail(e, point, "E_NO_DEBUGINFO", "%s", err);
-	if (e->s->opts.verbose && !e->listing)
-		fprintf(stderr, "tapc: %s: DWARF from %s\n",
-			pp_to_string(e->s->arena, point), dw_path(m.file));
-	return match_sites(&m, &q, statement);
+	return n;
 }
 
 /* ---- context ---- */

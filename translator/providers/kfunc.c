@@ -11,7 +11,11 @@
  * $return, and a parameter means its value at entry (resolve.c wraps it
  * in @entry).  Source-line forms (PATTERN@FILE:LINE), .inline and
  * .exported need DWARF and say so.
+ * module("NAME").function(...) on a module without DWARF comes here too
+ * (kfunc_match_module, from dwarf.c): the names from the module's symbol
+ * table, the types from its BTF.
  */
+#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +23,7 @@
 #include "translator/debuginfo/kallsyms.h"
 #include "translator/debuginfo/kernel.h"
 #include "translator/elab.h"
+#include "translator/providers/kfunc.h"
 #include "translator/providers/provider.h"
 #include "translator/resolve_target.h"
 #include "translator/target_btf.h"
@@ -210,6 +215,62 @@ kfunc_match(struct elab *e, struct node *point)
 	}
 	ksym_foreach(t, pattern, 0, add_function, &k);
 	return k.count;
+}
+
+/* Whether the point's suffix is one BTF serves: sets *is_return. */
+static bool
+kfunc_suffix(struct elab *e, struct node *point, bool *is_return)
+{
+	int n = point->u.point.ncomps;
+
+	*is_return = n == 3 && pp_is(point, 2, "return");
+	if (n == 2 || *is_return || (n == 3 && pp_is(point, 2, "call")))
+		return true;
+	kfunc_unsupported(e, point, "only .call and .return work without DWARF debug info");
+	return false;
+}
+
+int
+kfunc_match_module(struct elab *e, struct node *point, const char *modname,
+		   const char *display, const struct btf *btf,
+		   const char *btf_err, const char *const *funcs,
+		   size_t nfuncs, const char *pattern)
+{
+	struct arena *a = e->s->arena;
+	bool is_return;
+	int count = 0;
+
+	if (strchr(pattern, '@'))
+		return kfunc_unsupported(e, point, "source file and line need DWARF debug info");
+	if (!kfunc_suffix(e, point, &is_return))
+		return -1;
+	for (size_t i = 0; i < nfuncs && count < KFUNC_MAX_EXPANSION; i++) {
+		if (fnmatch(pattern, funcs[i], 0) != 0)
+			continue;
+		struct kfunc_pdata *kp = arena_alloc(a, sizeof(*kp));
+		struct pdata_kprobe *pd = &kp->pd;
+		pd->kind = PD_KPROBE;
+		pd->symbol = arena_printf(a, "%s:%s", modname, funcs[i]);
+		pd->module = modname;
+		pd->is_return = is_return;
+		pd->from_kernel_function = true;
+		if (btf) {
+			fill_params(e, btf, funcs[i], kp);
+		} else {
+			kp->why_untyped = arena_printf(a,
+				"module %s has neither BTF nor DWARF debug info (%s)",
+				modname, btf_err);
+			if (is_return)
+				kp->ret = return_var(e, NULL, BTF_NONE);
+		}
+		elab_add_probe(e, point,
+			       arena_printf(a, "module(\"%s\").function(\"%s\")%s",
+					    display, funcs[i],
+					    is_return ? ".return" : ".call"),
+			       pd);
+		count++;
+	}
+	return count;
 }
 
 static struct context_var *

@@ -210,34 +210,13 @@ process_dwarf_list(struct elab *e, struct process_dwarf *d,
 	return n;
 }
 
-/* "func@file:line" into q (file and line optional); false if malformed. */
+/* "func@file:line" (or +N from the declaration) into q; false if
+ * malformed. */
 static bool
 parse_statement(struct elab *e, const char *spec, struct dw_query *q)
 {
-	char *s = arena_strdup(e->s->arena, spec), *at = strchr(s, '@');
-	char *colon, *end;
-
-	q->func = s;
 	q->kind = DW_SITE_STATEMENT;
-	if (!at)
-		return *s != '\0';
-	*at = '\0';
-	q->file = at + 1;
-	if ((colon = strrchr(at + 1, ':'))) {
-		*colon = '\0';
-		if (strcmp(colon + 1, "*") == 0) {
-			q->every_line = true;
-			return *s != '\0';
-		}
-		q->line_lo = (int)strtol(colon + 1, &end, 10);
-		if (end == colon + 1 || q->line_lo <= 0)
-			return false;
-		if (*end == '-')
-			q->line_hi = (int)strtol(end + 1, &end, 10);
-		if (*end)
-			return false;
-	}
-	return *s != '\0' && *q->file != '\0';
+	return dw_query_parse(arena_strdup(e->s->arena, spec), q);
 }
 
 struct statement_ctx {
@@ -281,8 +260,9 @@ process_dwarf_statements(struct elab *e, const char *path, const char *spec,
 	struct dw_query q = { 0 };
 	struct statement_ctx c = { e, NULL, symbol_addr, ctx, fn, fctx, 0 };
 
-	if (!parse_statement(e, spec, &q) || (!q.line_lo && !q.every_line)) {
-		snprintf(err, errlen, "expected \"FUNCTION@FILE:LINE\" (LINE, LINE-LINE or *), not \"%s\"",
+	if (!parse_statement(e, spec, &q) ||
+	    (!q.line_lo && !q.every_line && !q.relative)) {
+		snprintf(err, errlen, "expected \"FUNCTION@FILE:LINE\" (LINE, LINE-LINE, * or +N), not \"%s\"",
 			 spec);
 		return -1;
 	}
