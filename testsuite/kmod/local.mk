@@ -24,12 +24,18 @@ TAP_KMOD_FILES = \
 	testsuite/kmod/tests/pretty.out \
 	testsuite/kmod/tests/statics.stp \
 	testsuite/kmod/tests/statics.out \
+	testsuite/kmod/tests/locexpr.stp \
+	testsuite/kmod/tests/locexpr.out \
+	testsuite/kmod/tests/write.stp \
+	testsuite/kmod/tests/write.out \
 	testsuite/kmod/kernel-dwarf.vmtest \
 	testsuite/kmod/kernel/vfs.stp \
 	testsuite/kmod/kernel/vfs.out \
 	testsuite/kmod/kernel/wildcard.stp \
 	testsuite/kmod/kernel/statics.stp \
 	testsuite/kmod/kernel/statics.out \
+	testsuite/kmod/kernel/percpu.stp \
+	testsuite/kmod/kernel/percpu.out \
 	testsuite/kmod/kernel/wildcard.out
 
 EXTRA_DIST += $(TAP_KMOD_FILES) testsuite/kmod/kmod.test

@@ -8,12 +8,16 @@
  * function once with the fixed values below, so a test knows exactly what
  * to expect.  The functions are noinline (except the inlined callee) and
  * their results are summed into a global so that the compiler keeps them.
+ * /sys/kernel/debug/tapkmod/result shows what tk_write computed, so a
+ * guru-mode test can see the values its probes wrote.
  * Must not: take a lock or sleep in the probed functions.
  */
 #include <linux/module.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/uaccess.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
 
 struct tk_inner {
 	int depth;
@@ -171,6 +175,108 @@ noinline int tk_statics(int n)
 	return calls;
 }
 
+/* ---- location expressions (tests/locexpr.stp) ----
+ * Structs passed by value in two registers: their parameters' locations
+ * are DW_OP_piece lists (rdi:rsi, rdx:ecx). */
+struct tk_pair {
+	long lo;
+	long hi;
+};
+
+struct tk_trio {
+	int a;
+	int b;
+	int c;
+};
+
+noinline long tk_pieces(struct tk_pair p, struct tk_trio t)
+{
+	long r = p.lo * 3 + p.hi + t.a + t.b * 5 + t.c;
+
+	tk_sink += r;
+	return r;
+}
+
+noinline int tk_observe(int *slot)
+{
+	tk_sink += *slot;
+	return *slot;
+}
+
+/* `slot`'s address escapes, so it lives on the stack, and only
+ * tk_store knows its value; `next` is never used, so DWARF computes it
+ * from slot's memory (DW_OP_deref_size in a location expression) until
+ * tk_observe may change it. */
+noinline void tk_store(int *slot, int v)
+{
+	*slot = v;
+}
+
+noinline void tk_deref(int seed)
+{
+	int slot, next;
+
+	tk_store(&slot, seed * 2);
+	next = slot + 1;
+	tk_observe(&slot);	/* tk_deref_line */
+}
+
+noinline int tk_helper(int x)
+{
+	tk_sink += x;
+	return x + 1;
+}
+
+/* `key` is dead after the first call, so from there on DWARF knows it
+ * only as DW_OP_entry_value(rdi); `item` is kept in a callee-saved
+ * register and `id` is read through it (memory reads in a location). */
+noinline int tk_entry(int key, struct tk_item *item)
+{
+	int id = item->id;
+	int r = tk_helper(key);
+
+	r += tk_helper(id);	/* tk_entry_line */
+	tk_sink += r + item->weight;
+	return r;
+}
+
+/* ---- per-CPU data: @var reads this CPU's copy ---- */
+struct tk_percpu_stats {
+	long hits;
+	int last;
+};
+
+static DEFINE_PER_CPU(struct tk_percpu_stats, tk_stats);
+
+noinline int tk_percpu(int v)	/* called with preemption disabled */
+{
+	struct tk_percpu_stats *s = this_cpu_ptr(&tk_stats);
+
+	s->hits++;
+	s->last = v;
+	return v;
+}
+
+/* ---- writes in guru mode (tests/write.stp) ----
+ * tk_write's result and the counter are shown by
+ * /sys/kernel/debug/tapkmod/result, so a test sees what a probe wrote
+ * into a parameter (a register) and through a pointer (memory). */
+struct tk_counter {
+	long total;
+	struct tk_flags flags;
+	int limit;
+};
+
+static struct tk_counter tk_counter = { .total = 100, .limit = 9 };
+static long tk_write_result;
+
+noinline long tk_write(long v, struct tk_counter *ctr)
+{
+	ctr->total += v;
+	tk_write_result = v * 2 + ctr->flags.mode + ctr->limit;
+	return tk_write_result;
+}
+
 static ssize_t tk_trigger_write(struct file *file, const char __user *buf,
 				size_t count, loff_t *ppos)
 {
@@ -182,6 +288,16 @@ static ssize_t tk_trigger_write(struct file *file, const char __user *buf,
 	tk_locals(6);
 	tk_expr(5);
 	tk_statics(1);
+	tk_pieces((struct tk_pair){ .lo = 11, .hi = -22 },
+		  (struct tk_trio){ .a = 1, .b = 2, .c = 3 });
+	tk_entry(42, &tk_first);
+	tk_deref(20);
+	/* the probe on tk_percpu's return reads this CPU's copy: stay on
+	 * the CPU that tk_percpu counted on */
+	preempt_disable();
+	tk_percpu(17);
+	preempt_enable();
+	tk_write(5, &tk_counter);
 	return count;
 }
 
@@ -190,12 +306,23 @@ static const struct file_operations tk_fops = {
 	.write = tk_trigger_write,
 };
 
+/* What tk_write computed and the counter it updated, for write.stp. */
+static int tk_result_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "result=%ld total=%ld mode=%u limit=%d\n",
+		   tk_write_result, tk_counter.total, tk_counter.flags.mode,
+		   tk_counter.limit);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tk_result);
+
 static struct dentry *tk_dir;
 
 static int __init tk_init(void)
 {
 	tk_dir = debugfs_create_dir("tapkmod", NULL);
 	debugfs_create_file("trigger", 0200, tk_dir, NULL, &tk_fops);
+	debugfs_create_file("result", 0400, tk_dir, NULL, &tk_result_fops);
 	return 0;
 }
 
