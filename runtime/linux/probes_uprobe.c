@@ -10,8 +10,11 @@
  * Must not: leave a uprobe registered or an inode referenced on any path;
  * sleep in a handler.
  *
- * Events: .begin is the exec of a program (in the new program); .end the
- * exit of a process's last thread; .thread.begin a new thread's first
+ * Events: .begin is the exec of a program (in the new program), a fork
+ * without exec (in the child, at its first return to user space), or,
+ * for a process already running when the probes are armed, its first
+ * return from a system call (or its exit); .end the exit of a process's
+ * last thread; .thread.begin a new thread's first
  * return to user space (sys_exit of clone with 0, in the new thread);
  * .thread.end the exit of a thread that is not the last.  Whether an
  * exiting task ran PATH is no longer visible at exit (its mm is gone), so
@@ -342,7 +345,8 @@ tap_uproc_named(struct inode *inode)
 }
 
 static void
-tap_uproc_fire(enum tap_uproc_event ev, struct inode *program)
+tap_uproc_fire_probes(enum tap_uproc_event ev, struct inode *program,
+		      bool named_only)
 {
 	struct tap_uproc_probe *p;
 	struct tap_context *c;
@@ -351,7 +355,8 @@ tap_uproc_fire(enum tap_uproc_event ev, struct inode *program)
 	for (i = 0; i < tap_uprobe_tables.n_uprocs; i++) {
 		p = &tap_uprobe_tables.uprocs[i];
 		if (p->event != ev || (p->pid && p->pid != current->tgid) ||
-		    (p->path && p->inode != program))
+		    (p->path && p->inode != program) ||
+		    (named_only && !p->path))
 			continue;
 		c = tap_context_enter(&p->probe, TAP_SESSION_RUNNING);
 		if (!c)
@@ -363,11 +368,72 @@ tap_uproc_fire(enum tap_uproc_event ev, struct inode *program)
 }
 
 static void
+tap_uproc_fire(enum tap_uproc_event ev, struct inode *program)
+{
+	tap_uproc_fire_probes(ev, program, false);
+}
+
+/* Only the probes that name a program: a fork without exec is a new
+ * process of process("PATH").begin's program; process.begin (every
+ * process) sees that process when it execs, as before. */
+static void
+tap_uproc_fire_named(enum tap_uproc_event ev, struct inode *program)
+{
+	tap_uproc_fire_probes(ev, program, true);
+}
+
+/*
+ * Processes that were running when the probes were armed: their .begin
+ * fires in the process itself (pid(), execname() are its own) at its
+ * first return from a system call, or at its exit if that comes first.
+ * One atomic tgid per slot; tap_uproc_npending says whether any is left.
+ */
+#define TAP_UPROC_PENDING 4096
+
+static atomic_t tap_uproc_pending[TAP_UPROC_PENDING];
+static atomic_t tap_uproc_npending;
+
+static bool
+tap_uproc_pending_add(int tgid)
+{
+	unsigned int i;
+
+	for (i = 0; i < TAP_UPROC_PROBES; i++)
+		if (atomic_cmpxchg(&tap_uproc_pending[(tgid * 2654435761u + i) %
+				   TAP_UPROC_PENDING], 0, tgid) == 0) {
+			atomic_inc(&tap_uproc_npending);
+			return true;
+		}
+	return false;
+}
+
+/* Whether tgid was pending (it is not any more). */
+static bool
+tap_uproc_pending_take(int tgid)
+{
+	unsigned int i;
+
+	/* not before the session runs (the begin probes run after the
+	 * probes are armed): the event would be dropped */
+	if (!atomic_read(&tap_uproc_npending) ||
+	    atomic_read(&tap_session_state) != TAP_SESSION_RUNNING)
+		return false;
+	for (i = 0; i < TAP_UPROC_PROBES; i++)
+		if (atomic_cmpxchg(&tap_uproc_pending[(tgid * 2654435761u + i) %
+				   TAP_UPROC_PENDING], tgid, 0) == tgid) {
+			atomic_dec(&tap_uproc_npending);
+			return true;
+		}
+	return false;
+}
+
+static void
 tap_uproc_exec_cb(void *data, struct task_struct *p, pid_t old_pid,
 		  struct linux_binprm *bprm)
 {
 	struct inode *program = bprm->file ? file_inode(bprm->file) : NULL;
 
+	tap_uproc_pending_take(current->tgid);	/* this .begin is the one */
 	tap_uproc_remember(current->tgid, tap_uproc_named(program));
 	tap_uproc_fire(TAP_UPROC_BEGIN, program);
 }
@@ -424,6 +490,9 @@ tap_uproc_exit_cb(void *data, struct task_struct *p)
 {
 	struct inode *program = tap_uproc_program(current->tgid);
 
+	/* a process running since before the probes, still to begin */
+	if (tap_uproc_pending_take(current->tgid))
+		tap_uproc_fire(TAP_UPROC_BEGIN, program);
 	/* signal->live was decremented before this tracepoint; the thread
 	 * that does not end the process ends as a thread */
 	if (atomic_read(&current->signal->live) == 0 &&
@@ -440,11 +509,23 @@ tap_uproc_sys_exit_cb(void *data, struct pt_regs *regs, long ret)
 {
 	long nr = syscall_get_nr(current, regs);
 
-	/* a new thread's first return to user space */
-	if (ret == 0 && current->pid != current->tgid &&
-	    (nr == __NR_clone || nr == __NR_clone3))
+	if (tap_uproc_pending_take(current->tgid)) {
+		tap_uproc_fire(TAP_UPROC_BEGIN,
+			       tap_uproc_program(current->tgid));
+		return;
+	}
+	/* a new task's first return to user space: a thread, or a process
+	 * forked without exec (it runs its parent's program: a new process
+	 * of it, as in SystemTap) */
+	if (ret != 0 || (nr != __NR_clone && nr != __NR_clone3 &&
+			 nr != __NR_fork && nr != __NR_vfork))
+		return;
+	if (current->pid != current->tgid)
 		tap_uproc_fire(TAP_UPROC_THREAD_BEGIN,
 			       tap_uproc_program(current->tgid));
+	else if (tap_uproc_program(current->tgid))
+		tap_uproc_fire_named(TAP_UPROC_BEGIN,
+				     tap_uproc_program(current->tgid));
 }
 
 static struct tap_tracepoint_probe tap_uproc_tps[] = {
@@ -463,27 +544,60 @@ static struct tap_tracepoint_probe tap_uproc_tps[] = {
  * (-x PID): remembered, so that their .end and .thread events are seen.
  * task_lock keeps p->mm; mm->exe_file is RCU-protected.
  */
+/* Whether a .begin probe is for the process tgid running `exe`. */
+static bool
+tap_uproc_begins(int tgid, struct inode *exe)
+{
+	const struct tap_uproc_probe *p;
+	size_t i;
+
+	for (i = 0; i < tap_uprobe_tables.n_uprocs; i++) {
+		p = &tap_uprobe_tables.uprocs[i];
+		if (p->event == TAP_UPROC_BEGIN &&
+		    (!p->pid || p->pid == tgid) &&
+		    (!p->path || (exe && p->inode == exe)))
+			return true;
+	}
+	return false;
+}
+
 static void
 tap_uproc_scan_running(void)
 {
 	struct task_struct *p;
-	struct inode *program;
+	struct inode *exe_inode;
 	struct file *exe;
+	unsigned int missed = 0;
+	char text[160];
+	bool user;
 
+	atomic_set(&tap_uproc_npending, 0);
+	memset(tap_uproc_pending, 0, sizeof(tap_uproc_pending));
 	rcu_read_lock();
 	for_each_process(p) {
-		program = NULL;
+		exe_inode = NULL;
 		task_lock(p);
-		if (p->mm && !(p->flags & PF_KTHREAD)) {
+		user = p->mm && !(p->flags & PF_KTHREAD);
+		if (user) {
 			exe = rcu_dereference(p->mm->exe_file);
 			if (exe)
-				program = tap_uproc_named(file_inode(exe));
+				exe_inode = file_inode(exe);
 		}
 		task_unlock(p);
-		if (program)
-			tap_uproc_remember(p->tgid, program);
+		if (!user)
+			continue;
+		if (tap_uproc_named(exe_inode))
+			tap_uproc_remember(p->tgid, exe_inode);
+		if (tap_uproc_begins(p->tgid, exe_inode) &&
+		    !tap_uproc_pending_add(p->tgid))
+			missed++;
 	}
 	rcu_read_unlock();
+	if (missed)
+		tap_ctl_send(TAP_MSG_WARNING, text,
+			     scnprintf(text, sizeof(text),
+				       "process.begin: %u processes running when the probes were armed are not reported (table full)",
+				       missed));
 }
 
 static bool
@@ -520,8 +634,11 @@ tap_uprocs_arm(void)
 		}
 	}
 	tap_uproc_scan_running();
-	/* only the tracepoints some probe needs (sys_exit is costly) */
-	if (!tap_uproc_wants(TAP_UPROC_THREAD_BEGIN))
+	/* only the tracepoints some probe needs (sys_exit is costly): it
+	 * sees new threads, forks without exec and the first return of the
+	 * processes that were running already */
+	if (!tap_uproc_wants(TAP_UPROC_THREAD_BEGIN) &&
+	    !tap_uproc_wants(TAP_UPROC_BEGIN))
 		return tap_tracepoints_arm(tap_uproc_tps,
 					   ARRAY_SIZE(tap_uproc_tps) - 1);
 	return tap_tracepoints_arm(tap_uproc_tps, ARRAY_SIZE(tap_uproc_tps));

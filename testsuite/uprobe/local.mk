@@ -17,6 +17,10 @@ TAP_UPROBE_FILES = \
 	testsuite/uprobe/tests/xpid.out \
 	testsuite/uprobe/tests/entry.stp \
 	testsuite/uprobe/tests/entry.out \
+	testsuite/uprobe/tests/begin.stp \
+	testsuite/uprobe/tests/begin.out \
+	testsuite/uprobe/tests/pid.stp \
+	testsuite/uprobe/tests/pid.out \
 	examples/malloc.stp
 
 EXTRA_DIST += $(TAP_UPROBE_FILES) testsuite/uprobe/uprobe.test

@@ -10,6 +10,8 @@
  *   uprog malloc    malloc sizes 16 x 8, 100 x 4, 5000 x 2 (the large
  *                   ones through level1 -> level2 -> level3)
  *   uprog threads   two threads, joined
+ *   uprog fork      as `wait`, then fork a child that calls add(7, 8)
+ *                   and exits without exec
  *   uprog entry     triple(3, &out) (changes its parameter), fact(4)
  *                   (recursive; counts in the static uprog_static)
  *   uprog wait      wait (up to 60 s) until a uprobe breakpoint (int3)
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Markers with semaphores (as dtrace -h would declare them): the kernel
@@ -175,6 +178,23 @@ wait_for_probe(void)
 	fprintf(stderr, "add=%d\n", add(5, 6));
 }
 
+/* wait as above, then fork a child that calls add(7, 8) and exits
+ * without exec; wait for it */
+static void
+fork_after_probe(void)
+{
+	pid_t child;
+
+	wait_for_probe();
+	child = fork();
+	if (child == 0) {
+		fprintf(stderr, "child add=%d\n", add(7, 8));
+		_exit(0);
+	}
+	if (child > 0)
+		waitpid(child, NULL, 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -190,8 +210,10 @@ main(int argc, char **argv)
 		wait_for_probe();
 	else if (!strcmp(mode, "entry"))
 		entries();
+	else if (!strcmp(mode, "fork"))
+		fork_after_probe();
 	else {
-		fprintf(stderr, "usage: uprog calls|malloc|threads|wait|entry\n");
+		fprintf(stderr, "usage: uprog calls|malloc|threads|wait|entry|fork\n");
 		return 2;
 	}
 	return 0;

@@ -128,6 +128,27 @@ command_program(struct elab *e)
 	return len ? arena_strndup(e->s->arena, cmd, len) : NULL;
 }
 
+/*
+ * process(PID) names a process running here (the build host: right for
+ * -x PID and local runs), whose program is read from /proc/PID/exe; at
+ * run time the probe fires only in that process (its tgid).
+ */
+static bool
+pid_exists(struct elab *e, struct node *point, int64_t pid)
+{
+	char proc[64];
+	struct stat st;
+
+	snprintf(proc, sizeof(proc), "/proc/%lld", (long long)pid);
+	if (pid > 0 && pid <= INT32_MAX && stat(proc, &st) == 0)
+		return true;
+	diag_error(&e->s->diag, point->loc, "E_PROCESS_PID",
+		   "probe point '%s': no process %lld is running (process(PID) names a running process; its program is read from /proc/%lld/exe)",
+		   pp_to_string(e->s->arena, point), (long long)pid,
+		   (long long)pid);
+	return false;
+}
+
 static const char *
 program_path(struct elab *e, struct node *point, const struct process_shape *k)
 {
@@ -135,6 +156,8 @@ program_path(struct elab *e, struct node *point, const struct process_shape *k)
 	char buf[64];
 
 	if (k->pid) {
+		if (!pid_exists(e, point, k->pid))
+			return NULL;
 		snprintf(buf, sizeof(buf), "/proc/%lld/exe", (long long)k->pid);
 		name = buf;
 	} else if (!name && !(name = command_program(e))) {
@@ -512,6 +535,8 @@ match_event(struct elab *e, struct node *point, const struct process_shape *k)
 	};
 	struct pdata_process *pd = arena_alloc(e->s->arena, sizeof(*pd));
 
+	if (k->pid && !pid_exists(e, point, k->pid))
+		return -1;
 	pd->kind = PD_PROCESS;
 	pd->event = k->event;
 	pd->pid = (int)k->pid;
