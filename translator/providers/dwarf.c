@@ -313,10 +313,22 @@ ignore_debug_package(void)
 	return want && strcmp(want, "btf") == 0;
 }
 
+/* The module's DWARF file (malloc'd), or NULL when it has none. */
+static char *
+module_dwarf(const struct kmod_entry *km, const char *modules_dir)
+{
+	char *debug = ignore_debug_package() ? NULL
+					     : debug_copy(modules_dir, km->path);
+
+	if (!debug && km->has_dwarf && !strstr(km->path, ".ko.xz"))
+		debug = strdup(km->path);
+	return debug;
+}
+
 /*
  * One module of the release's index: its DWARF when the debug package
- * has it or the file was built with -g, else its symbol table and BTF.
- * `quiet_none`: a wildcard's module without a match is no error.
+ * has it or the file was built with -g, else its symbol table and BTF
+ * (which have no source lines: an error here, skipped by wildcards).
  */
 static int
 match_indexed_module(struct elab *e, struct node *point, struct dw_query *q,
@@ -324,20 +336,20 @@ match_indexed_module(struct elab *e, struct node *point, struct dw_query *q,
 		     const char *modules_dir, const char *display)
 {
 	struct match_ctx m = { .e = e, .point = point };
-	char *debug = ignore_debug_package() ? NULL
-					     : debug_copy(modules_dir, km->path);
+	char *debug = module_dwarf(km, modules_dir);
 	int n;
 
 	m.modname = km->name;
 	m.point_prefix = arena_printf(e->s->arena, "module(\"%s\")", display);
-	if (debug || (km->has_dwarf && !strstr(km->path, ".ko.xz"))) {
-		n = match_dwarf_file(&m, q, statement, debug ? debug : km->path);
+	if (debug) {
+		n = match_dwarf_file(&m, q, statement, debug);
 		free(debug);
 		return n;
 	}
 	if (statement || q->file)
-		return fail(e, point, "E_NO_DEBUGINFO", "module %s has no DWARF debug info (source lines need it; install the kernel's -dbg package or build the module with -g)",
-			    km->name);
+		return fail(e, point, "E_NO_DEBUGINFO", "%s", arena_printf(e->s->arena,
+			    "module %s has no DWARF debug info (source lines need it: install linux-image-%s-dbg or build the module with -g)",
+			    km->name, kernel_release(e->s->kernel)));
 	struct kernel_target *kt = e->s->kernel;
 	char err[256];
 	const struct btf *btf = kernel_module_btf_file(kt, km->name, km->path,
@@ -372,13 +384,20 @@ match_module_wildcard(struct elab *e, struct node *point, struct dw_query *q,
 		      bool statement, const struct kmod_index *ix,
 		      const char *modules_dir, const char *pattern)
 {
-	int total = 0, n;
+	bool lines = statement || q->file;
+	int total = 0, n, no_dwarf = 0;
 
 	for (size_t i = 0; i < kmod_index_count(ix); i++) {
 		const struct kmod_entry *km = kmod_index_at(ix, i);
 		if (!kmod_name_matches(pattern, km->name) ||
 		    !kmod_entry_has_func(km, q->func))
 			continue;
+		char *dwarf = lines ? module_dwarf(km, modules_dir) : NULL;
+		if (lines && !dwarf) {
+			no_dwarf++;	/* source lines need DWARF */
+			continue;
+		}
+		free(dwarf);
 		n = match_indexed_module(e, point, q, statement, km,
 					 modules_dir, km->name);
 		if (n < 0)
@@ -393,6 +412,9 @@ match_module_wildcard(struct elab *e, struct node *point, struct dw_query *q,
 			break;
 		}
 	}
+	if (!total && no_dwarf)
+		return fail(e, point, "E_NO_DEBUGINFO", "source lines need DWARF debug info, and none of the matching modules has it (install linux-image-%s-dbg)",
+			    kernel_release(e->s->kernel));
 	return total;
 }
 
