@@ -13,3 +13,12 @@ bench-vm: tapc$(EXEEXT) loader/taprun-static$(EXEEXT)
 	$(srcdir)/bench/vm-bench -b $(abs_top_builddir) $(BENCH_VM_FLAGS)
 
 .PHONY: bench-vm
+
+## `make bench-ubt`: what ubacktrace()/print_ubacktrace() cost per event by
+## call frame information and by frame pointers (bench/vm-ubt), one boot.
+EXTRA_DIST += bench/vm-ubt
+
+bench-ubt: tapc$(EXEEXT) loader/taprun-static$(EXEEXT)
+	$(srcdir)/bench/vm-ubt -b $(abs_top_builddir)
+
+.PHONY: bench-ubt

@@ -2,7 +2,8 @@
  * codegen_uprobe.c -- pass 3 for user-space probes (providers/process.c):
  * the uprobe and process-event tables, the symbol tables of the user
  * files ubacktrace() & co. name addresses with, and the C for $return and
- * the $argN of SDT markers.
+ * the $argN of SDT markers.  The files' call frame information, for
+ * ubacktrace() to unwind code without frame pointers, is codegen_ucfi.c's.
  *
  * What the emitted C may assume (runtime/linux/probes_uprobe.h): every
  * kernel module defines `struct tap_uprobe_tables tap_uprobe_tables`
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "translator/codegen_int.h"
+#include "translator/codegen_ucfi.h"
 #include "translator/codegen_target.h"
 #include "translator/debuginfo/elf_syms.h"
 #include "translator/debuginfo/sdt.h"
@@ -226,24 +228,36 @@ uses_user_symbols(struct cg *g)
 	return false;
 }
 
+/* The files user addresses are named and unwound in: their symbols when
+ * the program names addresses, their call frame information
+ * (codegen_ucfi.c) when it walks stacks. */
 static int
 usym_files(struct cg *g)
 {
-	if (!uses_user_symbols(g))
+	bool names = uses_user_symbols(g), stacks = cg_ucfi_wanted(g);
+
+	if (!names && !stacks)
 		return 0;
 	struct file_list l = symbol_files(g);
 	bool *ok = arena_alloc(g->a, (size_t)(l.n + 1) * sizeof(*ok));
+	bool *cfi = arena_alloc(g->a, (size_t)(l.n + 1) * sizeof(*cfi));
 	int n = 0;
 
-	for (int i = 0; i < l.n; i++)
-		ok[i] = symbol_table(g, l.v[i], i);
 	for (int i = 0; i < l.n; i++) {
-		if (!ok[i])
+		ok[i] = names ? symbol_table(g, l.v[i], i) : true;
+		cfi[i] = ok[i] && stacks && cg_ucfi_table(g, l.v[i], i);
+	}
+	for (int i = 0; i < l.n; i++) {
+		if (!ok[i] || (!names && !cfi[i]))
 			continue;
 		if (!n++)
 			cg_open(&g->w, "static struct tap_usym_file __tap_usym_files[] =");
-		cg_line(&g->w, "{ .path = %s, .syms = __tap_usyms_%d, .nsyms = ARRAY_SIZE(__tap_usyms_%d), .names = __tap_usym_names_%d },",
-			cg_c_string(g, l.v[i], strlen(l.v[i])), i, i, i);
+		cg_line(&g->w, "{ .path = %s, .syms = %s, .nsyms = %s, .names = %s, .cfi = %s },",
+			cg_c_string(g, l.v[i], strlen(l.v[i])),
+			names ? cg_fmt(g, "__tap_usyms_%d", i) : "NULL",
+			names ? cg_fmt(g, "ARRAY_SIZE(__tap_usyms_%d)", i) : "0",
+			names ? cg_fmt(g, "__tap_usym_names_%d", i) : "NULL",
+			cfi[i] ? cg_fmt(g, "&__tap_ucfi_%d", i) : "NULL");
 	}
 	if (n)
 		cg_close(&g->w, ";");

@@ -13,7 +13,8 @@
  * sys_exit tracepoints, run in the task the event is about.
  *
  * Files whose symbols ubacktrace()/usymname() print: struct
- * tap_usym_file, symbols sorted by file offset.
+ * tap_usym_file, symbols sorted by file offset, and the call frame
+ * information ubacktrace() unwinds them with (struct tap_ucfi, ustack.h).
  */
 #ifndef TAP_LINUX_PROBES_UPROBE_H
 #define TAP_LINUX_PROBES_UPROBE_H
@@ -24,6 +25,7 @@
 
 struct tap_context;
 struct inode;
+struct tap_ucfi;
 
 struct tap_uprobe_probe {
 	struct tap_probe probe;
@@ -75,6 +77,7 @@ struct tap_usym_file {
 	const struct tap_usym *syms;
 	size_t nsyms;
 	const char *names;
+	const struct tap_ucfi *cfi;	/* NULL: frame pointers only */
 	/* runtime */
 	struct inode *inode;
 };

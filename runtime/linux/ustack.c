@@ -3,12 +3,21 @@
  *
  * Registers: a uprobe handler has the task's user registers in c->regs
  * (tap_uprobe_current says where it stopped); a kernel probe reached from
- * user space walks task_pt_regs(current).  At a function's first
- * instruction the caller's frame is not set up yet for the callee: the
- * return address is at [sp] and rbp is still the caller's, so the walk
- * takes [sp] first and then follows rbp.  A function with a .return probe
- * returns to the uretprobe trampoline: the kernel keeps the real return
- * address, by stack slot, in current->utask, where the walk finds it.
+ * user space walks task_pt_regs(current).
+ *
+ * Each frame is unwound by the CFI rule of its pc when the file mapped
+ * there has a table (struct tap_ucfi: the mapping's inode matched to the
+ * embedded files, the pc's file offset looked up by binary search), else
+ * by frame pointers: at a function's first instruction the return address
+ * is at [sp] and rbp is still the caller's, so that frame takes [sp];
+ * later ones follow rbp.  CFI gives back the caller's rsp and rbp too, so
+ * the two mix: a frame-pointer program calling into a libc without frame
+ * pointers, and back.  The mmap lock is taken once per walk (trylock; a
+ * busy lock means frame pointers only), and the last mapping is kept, so
+ * a walk costs a find_vma per file it crosses.  A function with a .return
+ * probe returns to the uretprobe trampoline: the kernel keeps the real
+ * return address, by stack slot, in current->utask, where the walk finds
+ * it.  Nothing is allocated; every user read is no-fault.
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -71,31 +80,298 @@ tap_uaddr(struct tap_context *c)
 	return regs ? instruction_pointer(regs) : 0;
 }
 
+/* ---- the walk ---- */
+
+/* What the walk knows of one frame: its pc and the registers it can
+ * recover in every frame (rsp, rbp); all of them in the first frame. */
+struct tap_uframe {
+	unsigned long pc, sp, bp;
+	bool bp_ok;		/* rbp is known */
+	bool exact;		/* pc is not a return address (look it up as
+				 * it is, not pc - 1) */
+	struct pt_regs *regs;	/* the first frame's registers, or NULL */
+};
+
+/* The mapping the walk looked in last: most frames are in the same one,
+ * so most skip find_vma and the search of the files. */
+struct tap_uvma {
+	unsigned long start, end, pgoff;	/* pgoff in bytes */
+	const struct tap_ucfi *cfi;		/* NULL: none for this file */
+};
+
+/* DWARF register n of a full register set (x86_64 psABI numbering). */
+static bool
+tap_ureg_dwarf(const struct pt_regs *r, unsigned int n, unsigned long *v)
+{
+	switch (n) {
+	case 0: *v = r->ax; return true;
+	case 1: *v = r->dx; return true;
+	case 2: *v = r->cx; return true;
+	case 3: *v = r->bx; return true;
+	case 4: *v = r->si; return true;
+	case 5: *v = r->di; return true;
+	case 6: *v = r->bp; return true;
+	case 7: *v = r->sp; return true;
+	case 8: *v = r->r8; return true;
+	case 9: *v = r->r9; return true;
+	case 10: *v = r->r10; return true;
+	case 11: *v = r->r11; return true;
+	case 12: *v = r->r12; return true;
+	case 13: *v = r->r13; return true;
+	case 14: *v = r->r14; return true;
+	case 15: *v = r->r15; return true;
+	default: return false;
+	}
+}
+
+/* Register n in frame f, if the walk knows it there. */
+static bool
+tap_uframe_reg(const struct tap_uframe *f, unsigned int n, unsigned long *v)
+{
+	if (n == 7) {
+		*v = f->sp;
+		return true;
+	}
+	if (n == 6) {
+		*v = f->bp;
+		return f->bp_ok;
+	}
+	if (n == 16) {
+		*v = f->pc;
+		return true;
+	}
+	return f->regs && tap_ureg_dwarf(f->regs, n, v);
+}
+
+/* The CFI rule of file offset off, or NULL. */
+static const struct tap_ucfi_rule *
+tap_ucfi_find(const struct tap_ucfi *t, unsigned long off)
+{
+	u32 lo = 0, hi = t->nblocks, mid, first, end;
+	u16 d;
+
+	if (off > U32_MAX)
+		return NULL;
+	while (lo < hi) {	/* first block starting above off */
+		mid = lo + (hi - lo) / 2;
+		if (t->blocks[mid].start <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	first = t->blocks[lo - 1].first;
+	end = lo < t->nblocks ? t->blocks[lo].first : t->nrows;
+	if (off - t->blocks[lo - 1].start > U16_MAX)
+		d = U16_MAX;	/* past the block: its last row holds */
+	else
+		d = off - t->blocks[lo - 1].start;
+	lo = first;
+	hi = end;
+	while (lo < hi) {	/* first row of the block starting above d */
+		mid = lo + (hi - lo) / 2;
+		if (t->delta[mid] <= d)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == first || t->rule[lo - 1] == TAP_UCFI_NONE)
+		return NULL;
+	return &t->rules[t->rule[lo - 1]];
+}
+
+/* The rule for pc, from the file mapped there; NULL when there is none.
+ * The caller holds the mmap lock. */
+static const struct tap_ucfi_rule *
+tap_ucfi_rule_at(struct mm_struct *mm, struct tap_uvma *cache,
+		 unsigned long pc)
+{
+	struct vm_area_struct *vma;
+	struct inode *inode;
+	size_t i;
+
+	if (pc < cache->start || pc >= cache->end) {
+		vma = find_vma(mm, pc);
+		if (!vma || vma->vm_start > pc)
+			return NULL;
+		cache->start = vma->vm_start;
+		cache->end = vma->vm_end;
+		cache->pgoff = vma->vm_pgoff << PAGE_SHIFT;
+		cache->cfi = NULL;
+		inode = vma->vm_file ? file_inode(vma->vm_file) : NULL;
+		for (i = 0; inode && i < tap_uprobe_tables.n_usym_files; i++)
+			if (tap_uprobe_tables.usym_files[i].inode == inode) {
+				cache->cfi = tap_uprobe_tables.usym_files[i].cfi;
+				break;
+			}
+	}
+	if (!cache->cfi)
+		return NULL;
+	return tap_ucfi_find(cache->cfi, pc - cache->start + cache->pgoff);
+}
+
+/* A register's value in the caller by rule r; false when unknown. */
+static bool
+tap_ucfi_reg(const struct tap_ucfi_reg *r, const struct tap_uframe *f,
+	     unsigned long cfa, unsigned long same, unsigned long *v)
+{
+	unsigned long base;
+
+	switch (r->kind) {
+	case TAP_UCFI_SAME:
+		*v = same;
+		return true;
+	case TAP_UCFI_AT_CFA:
+		return tap_uread_ulong(cfa + r->off, v);
+	case TAP_UCFI_VAL_CFA:
+		*v = cfa + r->off;
+		return true;
+	case TAP_UCFI_AT_REG:
+		return tap_uframe_reg(f, r->reg, &base) &&
+		       tap_uread_ulong(base + r->off, v);
+	case TAP_UCFI_VAL_REG:
+		if (!tap_uframe_reg(f, r->reg, &base))
+			return false;
+		*v = base + r->off;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The CFA of frame f by rule r. */
+static bool
+tap_ucfi_cfa(const struct tap_ucfi_rule *r, const struct tap_uframe *f,
+	     unsigned long *cfa)
+{
+	unsigned long base;
+
+	switch (r->cfa_kind) {
+	case TAP_UCFI_CFA_REG:
+		if (!tap_uframe_reg(f, r->cfa_reg, &base))
+			return false;
+		*cfa = base + r->cfa_off;
+		return true;
+	case TAP_UCFI_CFA_DEREF:
+		return tap_uframe_reg(f, r->cfa_reg, &base) &&
+		       tap_uread_ulong(base + r->cfa_off, cfa);
+	case TAP_UCFI_CFA_PLT:
+		*cfa = f->sp + r->cfa_off +
+		       ((f->pc & 15) >= r->cfa_reg ? 8 : 0);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* One frame up by CFI: f becomes the caller.  1: done, 0: the stack
+ * ends here (the return address is undefined), -1: the rule cannot be
+ * applied (the caller tries frame pointers). */
+static int
+tap_ucfi_step(const struct tap_ucfi_rule *r, struct tap_uframe *f)
+{
+	unsigned long cfa, ra, sp, bp = 0;
+	bool bp_ok;
+
+	if (r->ra.kind == TAP_UCFI_UNDEF)
+		return 0;
+	if (!tap_ucfi_cfa(r, f, &cfa) || !tap_ucfi_reg(&r->ra, f, cfa, 0, &ra) ||
+	    r->ra.kind == TAP_UCFI_SAME || !tap_ucfi_reg(&r->sp, f, cfa, f->sp, &sp))
+		return -1;
+	/* the stack grows down: a caller's frame is above (a signal frame's
+	 * may be anywhere, sigaltstack) */
+	if (!r->signal && sp <= f->sp)
+		return -1;
+	bp_ok = (r->bp.kind == TAP_UCFI_SAME && f->bp_ok) ||
+		(r->bp.kind != TAP_UCFI_SAME &&
+		 tap_ucfi_reg(&r->bp, f, cfa, f->bp, &bp));
+	if (r->bp.kind == TAP_UCFI_SAME)
+		bp = f->bp;
+	if (r->ra.kind == TAP_UCFI_AT_CFA)
+		ra = tap_uret_original(cfa + r->ra.off, ra);
+	f->pc = ra;
+	f->sp = sp;
+	f->bp = bp_ok ? bp : 0;
+	f->bp_ok = bp_ok;
+	f->exact = r->signal;
+	f->regs = NULL;
+	return 1;
+}
+
+/* One frame up by frame pointers: false when rbp does not look like a
+ * frame.  At a function's first instruction (a uprobe there) the return
+ * address is at [sp] and rbp is still the caller's. */
+static bool
+tap_ufp_step(struct tap_uframe *f, bool at_entry)
+{
+	unsigned long next, ret;
+
+	if (at_entry) {
+		if (!tap_uread_ulong(f->sp, &ret) || !ret)
+			return false;
+		f->pc = tap_uret_original(f->sp, ret);
+		f->sp += sizeof(long);
+	} else {
+		if (!f->bp_ok || !f->bp || (f->bp & (sizeof(long) - 1)) ||
+		    f->bp < f->sp || !tap_uread_ulong(f->bp, &next) ||
+		    !tap_uread_ulong(f->bp + sizeof(long), &ret) || !ret)
+			return false;
+		f->pc = tap_uret_original(f->bp + sizeof(long), ret);
+		f->sp = f->bp + 2 * sizeof(long);
+		/* callers are above; a chain going down has ended */
+		f->bp_ok = next > f->bp;
+		f->bp = next;
+	}
+	f->exact = false;
+	f->regs = NULL;
+	return true;
+}
+
 unsigned int
 tap_ubt_save(struct tap_context *c, unsigned long *frames)
 {
 	const struct tap_uprobe_hit *h = tap_uprobe_current(c);
 	struct pt_regs *regs = tap_uregs(c);
-	unsigned long bp, next, ret;
+	struct mm_struct *mm = current->mm;
+	struct tap_uvma cache = { 0, 0, 0, NULL };
+	const struct tap_ucfi_rule *r;
+	struct tap_uframe f;
+	bool locked, at_entry;
 	unsigned int n = 0;
+	int step;
 
 	if (!regs)
 		return 0;
-	frames[n++] = tap_uaddr(c);
-	if (h && h->u->at_entry && !h->u->is_return &&
-	    tap_uread_ulong(regs->sp, &ret) && ret)
-		frames[n++] = tap_uret_original(regs->sp, ret);
-	bp = regs->bp;
+	f = (struct tap_uframe){
+		.pc = tap_uaddr(c), .sp = regs->sp, .bp = regs->bp,
+		.bp_ok = true, .regs = regs,
+		/* a uretprobe's pc is the return address in the caller */
+		.exact = !(h && h->u->is_return),
+	};
+	at_entry = h && h->u->at_entry && !h->u->is_return;
+	frames[n++] = f.pc;
+#ifdef TAP_UBT_NO_CFI	/* -D TAP_UBT_NO_CFI: frame pointers only */
+	locked = false;
+#else
+	locked = tap_uprobe_tables.n_usym_files && mm && !in_nmi() &&
+		 !(current->flags & PF_KTHREAD) && mmap_read_trylock(mm);
+#endif
 	while (n < TAP_UBT_FRAMES) {
-		if (!bp || (bp & (sizeof(long) - 1)) || bp < regs->sp ||
-		    !tap_uread_ulong(bp, &next) ||
-		    !tap_uread_ulong(bp + sizeof(long), &ret) || !ret)
+		r = locked ? tap_ucfi_rule_at(mm, &cache,
+					      f.exact ? f.pc : f.pc - 1)
+			   : NULL;
+		step = r ? tap_ucfi_step(r, &f) : -1;
+		if (!step)
+			break;	/* the outermost frame (_start) */
+		if (step < 0 && !tap_ufp_step(&f, at_entry && n == 1))
 			break;
-		frames[n++] = tap_uret_original(bp + sizeof(long), ret);
-		if (next <= bp)	/* the stack grows down: callers are above */
+		if (!f.pc)
 			break;
-		bp = next;
+		frames[n++] = f.pc;
 	}
+	if (locked)
+		mmap_read_unlock(mm);
 	return n;
 }
 

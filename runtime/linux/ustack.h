@@ -2,13 +2,18 @@
  * ustack.h -- the user stack of the current task and the names of user
  * addresses, for ubacktrace(), print_ubacktrace(), usymname() & co.
  *
- * The walk follows frame pointers (rbp chains) with no-fault reads, at
- * most TAP_UBT_FRAMES deep, stopping at the first frame that does not look
- * like one; code built without frame pointers (Debian's libc) ends the
- * walk early.  Names come from the symbol tables tapc embedded for the
- * probed programs and the files given with -d/--ldd, matched to the task's
- * mappings by inode.  Never sleeps: the mapping is looked up under
- * mmap_read_trylock, and when that fails the address is printed bare.
+ * The walk unwinds with the call frame information (CFI) tapc embedded
+ * for the probed programs and the files given with -d/--ldd (struct
+ * tap_ucfi, from their .eh_frame/.debug_frame), so code built without
+ * frame pointers (Debian's libc) is walked through; where no table covers
+ * a pc it follows frame pointers (rbp chains).  Reads are no-fault, the
+ * walk is at most TAP_UBT_FRAMES deep and stops at the first frame that
+ * does not look like one.  Names come from the symbol tables of the same
+ * files, matched to the task's mappings by inode.  Never sleeps: mappings
+ * are looked up under mmap_read_trylock; when that fails the walk follows
+ * frame pointers only and addresses are printed bare.  Built with
+ * -D TAP_UBT_NO_CFI, the walk ignores the tables (frame pointers only:
+ * for comparing the two, bench/vm-ubt).
  */
 #ifndef TAP_LINUX_USTACK_H
 #define TAP_LINUX_USTACK_H
@@ -16,6 +21,55 @@
 #include <linux/types.h>
 
 struct tap_context;
+
+/*
+ * The CFI of one user file, made by translator/codegen_ucfi.c from
+ * translator/debuginfo/cfi.h's table: rows sorted by file offset, each
+ * lasting up to the next, with the index of its rule (TAP_UCFI_NONE: no
+ * CFI there).  Rows are grouped in blocks (at most TAP_UCFI_BLOCK rows,
+ * spanning less than 64 KiB) so that a row costs 4 bytes: its offset from
+ * the block's start and its rule.  Lookup: binary search of the blocks,
+ * then of the block's rows.
+ */
+enum tap_ucfi_cfa_kind {	/* as cfi.h's enum cfi_cfa_kind */
+	TAP_UCFI_CFA_UNKNOWN, TAP_UCFI_CFA_REG, TAP_UCFI_CFA_DEREF,
+	TAP_UCFI_CFA_PLT,
+};
+enum tap_ucfi_reg_kind {	/* as cfi.h's enum cfi_reg_kind */
+	TAP_UCFI_UNDEF, TAP_UCFI_SAME, TAP_UCFI_AT_CFA, TAP_UCFI_VAL_CFA,
+	TAP_UCFI_AT_REG, TAP_UCFI_VAL_REG, TAP_UCFI_UNKNOWN,
+};
+#define TAP_UCFI_NONE	0xffff
+#define TAP_UCFI_BLOCK	32
+
+struct tap_ucfi_reg {
+	u8 kind;		/* enum tap_ucfi_reg_kind */
+	u8 reg;			/* DWARF register number */
+	s16 off;
+};
+
+struct tap_ucfi_rule {
+	s32 cfa_off;
+	u8 cfa_kind;		/* enum tap_ucfi_cfa_kind */
+	u8 cfa_reg;		/* DWARF register; _PLT: the pc & 15 limit */
+	u8 signal;		/* a signal frame: the caller's pc is exact */
+	u8 pad;
+	struct tap_ucfi_reg ra, sp, bp;
+};
+
+struct tap_ucfi_block {
+	u32 start;		/* file offset of the block's first row */
+	u32 first;		/* index of that row */
+};
+
+struct tap_ucfi {
+	const struct tap_ucfi_block *blocks;
+	u32 nblocks;
+	u32 nrows;
+	const u16 *delta;	/* row start - its block's start */
+	const u16 *rule;	/* index into rules, or TAP_UCFI_NONE */
+	const struct tap_ucfi_rule *rules;
+};
 
 #ifndef TAP_UBT_FRAMES
 #define TAP_UBT_FRAMES 20

@@ -21,6 +21,11 @@ TAP_UPROBE_FILES = \
 	testsuite/uprobe/tests/begin.out \
 	testsuite/uprobe/tests/pid.stp \
 	testsuite/uprobe/tests/pid.out \
+	testsuite/uprobe/unwind.c \
+	testsuite/uprobe/tests/unwind.stp \
+	testsuite/uprobe/tests/unwind.out \
+	testsuite/uprobe/tests/unwind-qsort.stp \
+	testsuite/uprobe/tests/unwind-qsort.out \
 	examples/malloc.stp
 
 EXTRA_DIST += $(TAP_UPROBE_FILES) testsuite/uprobe/uprobe.test
