@@ -20,6 +20,7 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/btf_types.out \
 	testsuite/kernel/tests/btf_vfs_read.stp \
 	testsuite/kernel/tests/btf_vfs_read.out \
+	testsuite/kernel/tests/btf_write.stp \
 	testsuite/kernel/tests/context.stp \
 	testsuite/kernel/tests/counts.stp \
 	testsuite/kernel/tests/errors.stp \
