@@ -4,7 +4,8 @@
  * directory made here from small objects compiled with cc (one with -g,
  * one without and with an __init-style function, one xz-compressed when
  * xz is installed), its disk cache, and the spec parser and relative
- * lines of the DWARF sites (dw_query_parse, dw_find_sites).  Skipped (77)
+ * lines of the DWARF sites (dw_query_parse, dw_find_sites, the
+ * dw_nearby_lines hint).  Skipped (77)
  * when there is no cc.
  */
 #define _GNU_SOURCE	/* asprintf */
@@ -211,6 +212,17 @@ START_TEST(relative_lines)
 	q.kind = DW_SITE_FUNCTION;
 	ck_assert(dw_query_parse(far, &q));
 	ck_assert_int_eq(dw_find_sites(f, &q, NULL, NULL, err, sizeof(err)), 0);
+	/* a statement there has no rows: the hint names the closest line */
+	char none[] = "use@one.c+40";
+	int before, after;
+	memset(&q, 0, sizeof(q));
+	q.kind = DW_SITE_STATEMENT;
+	ck_assert(dw_query_parse(none, &q));
+	ck_assert_int_eq(dw_find_sites(f, &q, NULL, NULL, err, sizeof(err)), 0);
+	ck_assert(dw_nearby_lines(f, &q, &before, &after));
+	ck_assert_int_ge(before, 5);
+	ck_assert_int_le(before, 7);
+	ck_assert_int_eq(after, 0);
 }
 END_TEST
 

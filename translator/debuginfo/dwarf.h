@@ -118,6 +118,12 @@ struct dw_query {
  * when malformed. */
 bool dw_query_parse(char *spec, struct dw_query *q);
 
+/* For a statement query that found no line: the closest lines before
+ * and after it that have code in the matching functions (0: none), for a
+ * hint.  False when there are none. */
+bool dw_nearby_lines(struct dw_file *f, const struct dw_query *q,
+		     int *before, int *after);
+
 typedef bool (*dw_site_fn)(const struct dw_site *site, void *ctx);
 
 /* Calls fn for every matching site (fn returns false to stop); returns

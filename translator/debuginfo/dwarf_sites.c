@@ -494,6 +494,70 @@ visit_entry(struct site_walk *w, const struct dw_func_entry *e)
 		function_site(w, &die);
 }
 
+/* For dw_nearby_lines: the closest lines with code around `want`. */
+struct nearby {
+	int want, before, after;
+};
+
+static void
+nearby_in(struct site_walk *w, Dwarf_Die *die, struct nearby *nb)
+{
+	Dwarf_Die cu;
+	Dwarf_Lines *lines;
+	size_t nlines;
+
+	if (!dw_die_at(w->f, w->cu_off, &cu) ||
+	    dwarf_getsrclines(&cu, &lines, &nlines) != 0)
+		return;
+	for (size_t i = 0; i < nlines; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		int ln;
+		if (dwarf_lineno(l, &ln) || ln <= 0 || ln == nb->want ||
+		    dwarf_lineaddr(l, &a) || dwarf_haspc(die, a) != 1 ||
+		    !file_matches(dwarf_linesrc(l, NULL, NULL), w->q->file))
+			continue;
+		if (ln < nb->want && ln > nb->before)
+			nb->before = ln;
+		if (ln > nb->want && (!nb->after || ln < nb->after))
+			nb->after = ln;
+	}
+}
+
+bool
+dw_nearby_lines(struct dw_file *f, const struct dw_query *q, int *before,
+		int *after)
+{
+	struct site_walk w = { .f = f, .q = q };
+	bool literal = !strpbrk(q->func, "*?[");
+	char err[64];
+
+	*before = *after = 0;
+	if (!dw_build_index(f, err, sizeof(err)))
+		return false;
+	for (size_t i = 0; i < f->nfuncs; i++) {
+		const struct dw_func_entry *e = &f->funcs[i];
+		Dwarf_Die die;
+		int decl = 0;
+		if ((literal ? strcmp(e->name, q->func) != 0
+			     : fnmatch(q->func, e->name, 0) != 0) ||
+		    !dw_die_at(f, e->die_off, &die) ||
+		    (!dwarf_hasattr(&die, DW_AT_low_pc) &&
+		     !dwarf_hasattr(&die, DW_AT_ranges)))
+			continue;
+		dwarf_decl_line(&die, &decl);
+		struct nearby nb = { q->relative ? decl + q->line_lo : q->line_lo,
+				     0, 0 };
+		w.cu_off = e->cu_off;
+		nearby_in(&w, &die, &nb);
+		if (nb.before > *before)
+			*before = nb.before;
+		if (nb.after && (!*after || nb.after < *after))
+			*after = nb.after;
+	}
+	return *before || *after;
+}
+
 bool
 dw_query_parse(char *spec, struct dw_query *q)
 {

@@ -283,7 +283,17 @@ match_dwarf_file(struct match_ctx *m, struct dw_query *q, bool statement,
 	if (e->s->opts.verbose && !e->listing)
 		fprintf(stderr, "tapc: %s: DWARF from %s\n",
 			pp_to_string(e->s->arena, m->point), dw_path(m->file));
-	return match_sites(m, q, statement);
+	int n = match_sites(m, q, statement);
+	int before, after;
+	if (n == 0 && statement && !q->every_line && !q->line_hi &&
+	    dw_nearby_lines(m->file, q, &before, &after))
+		return fail(e, m->point, "E_NO_MATCH", "%s", arena_printf(e->s->arena,
+			    "no line records for %s%c%d (try %s%s%s)",
+			    q->file, q->relative ? '+' : ':', q->line_lo,
+			    before ? arena_printf(e->s->arena, ":%d", before) : "",
+			    before && after ? " or " : "",
+			    after ? arena_printf(e->s->arena, ":%d", after) : ""));
+	return n;
 }
 
 /* The debug package's copy of a module file of /lib/modules/KREL
