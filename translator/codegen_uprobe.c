@@ -87,6 +87,8 @@ uproc_table(struct cg *g)
 		[PROC_END] = "TAP_UPROC_END",
 		[PROC_THREAD_BEGIN] = "TAP_UPROC_THREAD_BEGIN",
 		[PROC_THREAD_END] = "TAP_UPROC_THREAD_END",
+		[PROC_SYSCALL] = "TAP_UPROC_SYSCALL",
+		[PROC_SYSCALL_RETURN] = "TAP_UPROC_SYSCALL_RETURN",
 	};
 	struct program *p = g->prog;
 	int n = 0;

@@ -2,7 +2,7 @@
  * probes_uprobe.c -- user-space probes: uprobes and uretprobes on a file's
  * inode (process("PATH").function/.statement/.mark), and the process
  * life-cycle events (process.begin/.end/.thread.begin/.thread.end) on the
- * scheduler's tracepoints.
+ * scheduler's and the system calls' tracepoints.
  *
  * Takes: tap_uprobe_tables (generated).  Produces: armed probes; handlers
  * run in the probed task with c->regs = its user registers and the hit
@@ -16,7 +16,9 @@
  * return from a system call (or its exit); .end the exit of a process's
  * last thread; .thread.begin a new thread's first
  * return to user space (sys_exit of clone with 0, in the new thread);
- * .thread.end the exit of a thread that is not the last.  Whether an
+ * .thread.end the exit of a thread that is not the last; .syscall and
+ * .syscall.return every sys_enter/sys_exit of a task whose program (or
+ * tgid) matches, with its arguments / result.  Whether an
  * exiting task ran PATH is no longer visible at exit (its mm is gone), so
  * the processes that exec'd a program some probe names (or ran it when
  * the probes were armed) are remembered by tgid in a small table,
@@ -346,7 +348,7 @@ tap_uproc_named(struct inode *inode)
 
 static void
 tap_uproc_fire_probes(enum tap_uproc_event ev, struct inode *program,
-		      bool named_only)
+		      bool named_only, int64_t *data)
 {
 	struct tap_uproc_probe *p;
 	struct tap_context *c;
@@ -362,6 +364,7 @@ tap_uproc_fire_probes(enum tap_uproc_event ev, struct inode *program,
 		if (!c)
 			continue;
 		c->regs = task_pt_regs(current);
+		c->probe_data = data;
 		p->probe.handler(c);
 		tap_context_exit(c);
 	}
@@ -370,7 +373,7 @@ tap_uproc_fire_probes(enum tap_uproc_event ev, struct inode *program,
 static void
 tap_uproc_fire(enum tap_uproc_event ev, struct inode *program)
 {
-	tap_uproc_fire_probes(ev, program, false);
+	tap_uproc_fire_probes(ev, program, false, NULL);
 }
 
 /* Only the probes that name a program: a fork without exec is a new
@@ -379,7 +382,49 @@ tap_uproc_fire(enum tap_uproc_event ev, struct inode *program)
 static void
 tap_uproc_fire_named(enum tap_uproc_event ev, struct inode *program)
 {
-	tap_uproc_fire_probes(ev, program, true);
+	tap_uproc_fire_probes(ev, program, true, NULL);
+}
+
+/* The program current runs (compared, never dereferenced: a probe's
+ * inode is referenced, so an equal pointer is that inode). */
+static struct inode *
+tap_current_program(void)
+{
+	struct inode *inode = NULL;
+	struct file *exe;
+
+	if (!current->mm || (current->flags & PF_KTHREAD))
+		return NULL;
+	rcu_read_lock();
+	exe = rcu_dereference(current->mm->exe_file);
+	if (exe)
+		inode = file_inode(exe);
+	rcu_read_unlock();
+	return inode;
+}
+
+/* process[(...)].syscall[.return]: the system calls of the processes
+ * the probes name, with the arguments or the result. */
+static void
+tap_uproc_syscall(enum tap_uproc_event ev, struct pt_regs *regs, long nr,
+		  long ret)
+{
+	unsigned long args[6];
+	int64_t data[8];
+	int i;
+
+	if (current->flags & PF_KTHREAD)
+		return;
+	if (ev == TAP_UPROC_SYSCALL) {
+		syscall_get_arguments(current, regs, args);
+		for (i = 0; i < 6; i++)
+			data[i] = (int64_t)args[i];
+	} else {
+		memset(data, 0, 6 * sizeof(data[0]));
+	}
+	data[6] = nr;
+	data[7] = ret;
+	tap_uproc_fire_probes(ev, tap_current_program(), false, data);
 }
 
 /*
@@ -504,10 +549,21 @@ tap_uproc_exit_cb(void *data, struct task_struct *p)
 	}
 }
 
+static bool tap_uproc_wants_syscall_return;
+
+static void
+tap_uproc_sys_enter_cb(void *data, struct pt_regs *regs, long id)
+{
+	tap_uproc_syscall(TAP_UPROC_SYSCALL, regs, id, 0);
+}
+
 static void
 tap_uproc_sys_exit_cb(void *data, struct pt_regs *regs, long ret)
 {
 	long nr = syscall_get_nr(current, regs);
+
+	if (tap_uproc_wants_syscall_return)
+		tap_uproc_syscall(TAP_UPROC_SYSCALL_RETURN, regs, nr, ret);
 
 	if (tap_uproc_pending_take(current->tgid)) {
 		tap_uproc_fire(TAP_UPROC_BEGIN,
@@ -537,7 +593,10 @@ static struct tap_tracepoint_probe tap_uproc_tps[] = {
 	  .callback = (void *)tap_uproc_exit_cb },
 	{ .probe = { .point = "process.thread.begin" }, .name = "sys_exit",
 	  .callback = (void *)tap_uproc_sys_exit_cb },
+	{ .probe = { .point = "process.syscall" }, .name = "sys_enter",
+	  .callback = (void *)tap_uproc_sys_enter_cb },
 };
+enum { TAP_UPROC_TP_SYS_EXIT = 3, TAP_UPROC_TP_SYS_ENTER = 4 };
 
 /*
  * Processes already running a named program when the probes are armed
@@ -616,6 +675,7 @@ tap_uprocs_arm(void)
 {
 	struct tap_uproc_probe *p;
 	size_t i;
+	int ret;
 
 	if (!tap_uprobe_tables.n_uprocs)
 		return 0;
@@ -634,14 +694,21 @@ tap_uprocs_arm(void)
 		}
 	}
 	tap_uproc_scan_running();
-	/* only the tracepoints some probe needs (sys_exit is costly): it
-	 * sees new threads, forks without exec and the first return of the
-	 * processes that were running already */
-	if (!tap_uproc_wants(TAP_UPROC_THREAD_BEGIN) &&
-	    !tap_uproc_wants(TAP_UPROC_BEGIN))
-		return tap_tracepoints_arm(tap_uproc_tps,
-					   ARRAY_SIZE(tap_uproc_tps) - 1);
-	return tap_tracepoints_arm(tap_uproc_tps, ARRAY_SIZE(tap_uproc_tps));
+	tap_uproc_wants_syscall_return =
+		tap_uproc_wants(TAP_UPROC_SYSCALL_RETURN);
+	ret = tap_tracepoints_arm(tap_uproc_tps, TAP_UPROC_TP_SYS_EXIT);
+	/* only the system call tracepoints some probe needs (they are
+	 * costly): sys_exit sees new threads, forks without exec, the first
+	 * return of the processes that were running already, and results */
+	if (!ret && (tap_uproc_wants(TAP_UPROC_THREAD_BEGIN) ||
+		     tap_uproc_wants(TAP_UPROC_BEGIN) ||
+		     tap_uproc_wants_syscall_return))
+		ret = tap_tracepoints_arm(&tap_uproc_tps[TAP_UPROC_TP_SYS_EXIT],
+					  1);
+	if (!ret && tap_uproc_wants(TAP_UPROC_SYSCALL))
+		ret = tap_tracepoints_arm(&tap_uproc_tps[TAP_UPROC_TP_SYS_ENTER],
+					  1);
+	return ret;
 }
 
 static void

@@ -8,9 +8,10 @@
  * context makes it atomic like every other probe); c->regs holds the
  * user registers.
  *
- * process[("PATH"|PID)].begin/.end/.thread.begin/.thread.end: one struct
- * tap_uproc_probe each, driven by the sched_process_exec/exit and
- * sys_exit tracepoints, run in the task the event is about.
+ * process[("PATH"|PID)].begin/.end/.thread.begin/.thread.end/.syscall/
+ * .syscall.return: one struct tap_uproc_probe each, driven by the
+ * sched_process_exec/exit and sys_enter/sys_exit tracepoints, run in the
+ * task the event is about.
  *
  * Files whose symbols ubacktrace()/usymname() print: struct
  * tap_usym_file, symbols sorted by file offset, and the call frame
@@ -55,6 +56,9 @@ struct tap_uprobe_probe {
 enum tap_uproc_event {
 	TAP_UPROC_BEGIN, TAP_UPROC_END, TAP_UPROC_THREAD_BEGIN,
 	TAP_UPROC_THREAD_END,
+	/* c->probe_data: int64_t[8], $arg1..$arg6 in 0..5, the number in
+	 * 6, the result in 7 */
+	TAP_UPROC_SYSCALL, TAP_UPROC_SYSCALL_RETURN,
 };
 
 struct tap_uproc_probe {

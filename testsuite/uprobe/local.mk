@@ -21,6 +21,8 @@ TAP_UPROBE_FILES = \
 	testsuite/uprobe/tests/begin.out \
 	testsuite/uprobe/tests/pid.stp \
 	testsuite/uprobe/tests/pid.out \
+	testsuite/uprobe/tests/syscall.stp \
+	testsuite/uprobe/tests/syscall.out \
 	testsuite/uprobe/unwind.c \
 	testsuite/uprobe/tests/unwind.stp \
 	testsuite/uprobe/tests/unwind.out \

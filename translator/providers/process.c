@@ -2,8 +2,10 @@
  * process.c -- user-space probes: process("PATH"|PID).function("PATTERN")
  * [.call|.return], .statement(ADDR), .statement("FUNC@FILE:LINE") (DWARF
  * line table), .mark("NAME") (SDT notes),
- * .library("LIB").function(...), and the life-cycle events
- * process[("PATH"|PID)].begin/.end, process[...].thread.begin/.end.
+ * .library("LIB").function(...), the life-cycle events
+ * process[("PATH"|PID)].begin/.end, process[...].thread.begin/.end, and
+ * the system calls of those processes, process[...].syscall[.return]
+ * ($syscall, $arg1..$arg6; $return).
  *
  * PATH is resolved as stap does (a name without '/' is searched in $PATH)
  * and read with libelf (debuginfo/elf_syms.c): functions come from the
@@ -24,6 +26,7 @@
 #include "translator/hash.h"
 #include "translator/providers/process_dwarf.h"
 #include "translator/providers/provider.h"
+#include "translator/target_access.h"
 
 #define PROCESS_MAX_EXPANSION 5000
 
@@ -53,6 +56,15 @@ parse_event(const struct node *point, int i, struct process_shape *k)
 {
 	bool thread = pp_is(point, i, "thread");
 
+	if (pp_is(point, i, "syscall") && !pp_arg(point, i)) {
+		k->what = W_EVENT;
+		k->event = PROC_SYSCALL;
+		if (pp_is(point, i + 1, "return") && !pp_arg(point, i + 1)) {
+			k->event = PROC_SYSCALL_RETURN;
+			i++;
+		}
+		return i + 1 == point->u.point.ncomps;
+	}
 	if (thread)
 		i++;
 	if (pp_arg(point, i) || i + 1 != point->u.point.ncomps)
@@ -109,7 +121,7 @@ parse_shape(const struct node *point, struct process_shape *k)
 	if (pp_is(point, i, "library") && pp_arg_string(point, i))
 		k->library = pp_arg_string(point, i++);
 	if (pp_is(point, i, "begin") || pp_is(point, i, "end") ||
-	    pp_is(point, i, "thread"))
+	    pp_is(point, i, "thread") || pp_is(point, i, "syscall"))
 		return !k->library && parse_event(point, i, k);
 	return parse_probe_kind(point, i, k);
 }
@@ -532,6 +544,8 @@ match_event(struct elab *e, struct node *point, const struct process_shape *k)
 		[PROC_BEGIN] = "begin", [PROC_END] = "end",
 		[PROC_THREAD_BEGIN] = "thread.begin",
 		[PROC_THREAD_END] = "thread.end",
+		[PROC_SYSCALL] = "syscall",
+		[PROC_SYSCALL_RETURN] = "syscall.return",
 	};
 	struct pdata_process *pd = arena_alloc(e->s->arena, sizeof(*pd));
 
@@ -555,17 +569,16 @@ process_match(struct elab *e, struct node *point)
 	struct process_shape k;
 	struct elf_image *im;
 
-	if (pp_is(point, 1, "syscall") || pp_is(point, 2, "syscall") ||
-	    pp_is(point, 1, "insn") || pp_is(point, 2, "insn")) {
+	if (pp_is(point, 1, "insn") || pp_is(point, 2, "insn")) {
 		if (!e->listing)
 			diag_error(&e->s->diag, point->loc, "E_UNSUPPORTED_PROBE",
-				   "probe point '%s' is not supported yet (process(...).syscall and .insn probes)",
+				   "probe point '%s' is not supported: single-stepping every instruction (.insn, .insn.block) needs utrace, which mainline kernels do not have (SystemTap cannot on them either)",
 				   pp_to_string(e->s->arena, point));
 		return -1;
 	}
 	if (!parse_shape(point, &k)) {
 		diag_error(&e->s->diag, point->loc, "E_PROBE_ARG",
-			   "expected process[(\"PATH\"|PID)].function(\"PATTERN\")[.call|.return], .statement(ADDR), [.provider(\"P\")].mark(\"NAME\"), .library(\"LIB\").function(...), .begin, .end, .thread.begin or .thread.end");
+			   "expected process[(\"PATH\"|PID)].function(\"PATTERN\")[.call|.return], .statement(ADDR), [.provider(\"P\")].mark(\"NAME\"), .library(\"LIB\").function(...), .begin, .end, .thread.begin, .thread.end, .syscall or .syscall.return");
 		return -1;
 	}
 	if (k.what == W_EVENT)
@@ -592,6 +605,46 @@ long_var(struct elab *e, const char *name, int index, const char *c_type)
 	return cv;
 }
 
+/* A syscall event's value: slot `slot` of its data. */
+static struct context_var *
+slot_var(struct elab *e, const char *name, int slot)
+{
+	struct context_var *cv = long_var(e, name, slot, "long");
+
+	cv->access = ta_new(e->s->arena, (struct ta_base){
+		.kind = TA_BASE_SLOT, .index = slot });
+	cv->access->type_name = cv->c_type;
+	return cv;
+}
+
+/* process(...).syscall: $syscall and $arg1..$arg6; .syscall.return:
+ * $syscall and $return (as SystemTap). */
+static struct context_var *
+syscall_context(struct elab *e, const struct pdata_process *pd,
+		const char *name)
+{
+	int n;
+	char tail;
+
+	if (strcmp(name, "syscall") == 0)
+		return slot_var(e, "syscall", PROC_SYSCALL_NR_SLOT);
+	if (pd->event == PROC_SYSCALL_RETURN)
+		return strcmp(name, "return") == 0 ?
+			slot_var(e, "return", PROC_SYSCALL_RET_SLOT) : NULL;
+	if (sscanf(name, "arg%d%c", &n, &tail) == 1 && n >= 1 && n <= 6)
+		return slot_var(e, arena_strdup(e->s->arena, name), n - 1);
+	return NULL;
+}
+
+static bool
+is_syscall_event(const struct derived_probe *dp)
+{
+	const struct pdata_process *pd = dp->pdata;
+
+	return pdata_kind_of(pd) == PD_PROCESS &&
+	       (pd->event == PROC_SYSCALL || pd->event == PROC_SYSCALL_RETURN);
+}
+
 static struct context_var *
 process_context(struct elab *e, struct derived_probe *dp, const char *name)
 {
@@ -599,6 +652,8 @@ process_context(struct elab *e, struct derived_probe *dp, const char *name)
 	int n;
 	char tail;
 
+	if (is_syscall_event(dp))
+		return syscall_context(e, dp->pdata, name);
 	if (pdata_kind_of(dp->pdata) != PD_UPROBE)
 		return NULL;
 	if (pd->dwarf) {
@@ -624,6 +679,17 @@ process_list(struct elab *e, struct derived_probe *dp,
 	int n = 0;
 
 	*out = NULL;
+	if (is_syscall_event(dp)) {
+		const struct pdata_process *pp = dp->pdata;
+		*out = arena_alloc(e->s->arena, 8 * sizeof(**out));
+		(*out)[n++] = process_context(e, dp, "syscall");
+		if (pp->event == PROC_SYSCALL_RETURN)
+			(*out)[n++] = process_context(e, dp, "return");
+		for (int i = 1; pp->event == PROC_SYSCALL && i <= 6; i++)
+			(*out)[n++] = process_context(e, dp,
+				arena_printf(e->s->arena, "arg%d", i));
+		return n;
+	}
 	if (pdata_kind_of(dp->pdata) != PD_UPROBE)
 		return 0;
 	if (pd->dwarf)
