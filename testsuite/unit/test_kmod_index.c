@@ -5,7 +5,7 @@
  * one without and with an __init-style function, one xz-compressed when
  * xz is installed), its disk cache, and the spec parser and relative
  * lines of the DWARF sites (dw_query_parse, dw_find_sites, the
- * dw_nearby_lines hint).  Skipped (77)
+ * dw_nearby_lines hint), and the site cache of module wildcards.  Skipped (77)
  * when there is no cc.
  */
 #define _GNU_SOURCE	/* asprintf */
@@ -226,6 +226,57 @@ START_TEST(relative_lines)
 }
 END_TEST
 
+static bool
+keep_sites(const struct dw_site *s, void *ctx)
+{
+	struct { const struct dw_site *s[16]; int n; } *k = ctx;
+
+	if (k->n < 16)
+		k->s[k->n++] = s;
+	return true;
+}
+
+START_TEST(site_cache)
+{
+	char err[256] = "", pat[] = "*";
+	struct dw_file *f = dw_open(one, err, sizeof(err));
+	struct dw_query q = { .kind = DW_SITE_FUNCTION };
+	struct { const struct dw_site *s[16]; int n; } k = { .n = 0 };
+	struct dw_site_cache *c;
+	const struct dw_site *got;
+
+	ck_assert_msg(f != NULL, "%s", err);
+	ck_assert(dw_query_parse(pat, &q));
+	ck_assert_int_ge(dw_find_sites(f, &q, keep_sites, &k, err, sizeof(err)), 2);
+	c = dw_site_cache_open("test query");
+	ck_assert_int_eq(dw_site_cache_get(c, one, &got), -1);
+	dw_site_cache_put(c, one, k.s, k.n);
+	dw_site_cache_close(c);
+	/* read back: the same sites, field for field */
+	c = dw_site_cache_open("test query");
+	ck_assert_int_eq(dw_site_cache_get(c, one, &got), k.n);
+	for (int i = 0; i < k.n; i++) {
+		ck_assert_str_eq(got[i].function, k.s[i]->function);
+		ck_assert_str_eq(got[i].symbol, k.s[i]->symbol);
+		ck_assert_str_eq(got[i].decl_file, k.s[i]->decl_file);
+		ck_assert_int_eq(got[i].decl_line, k.s[i]->decl_line);
+		ck_assert(got[i].pc == k.s[i]->pc && got[i].offset == k.s[i]->offset);
+		ck_assert(got[i].die_off == k.s[i]->die_off &&
+			  got[i].cu_off == k.s[i]->cu_off);
+		ck_assert_int_eq(got[i].kind, k.s[i]->kind);
+	}
+	dw_site_cache_close(c);
+	/* another query has its own; a changed file has none */
+	c = dw_site_cache_open("another query");
+	ck_assert_int_eq(dw_site_cache_get(c, one, &got), -1);
+	dw_site_cache_close(c);
+	run("touch -d '2001-01-01' %s", one);
+	c = dw_site_cache_open("test query");
+	ck_assert_int_eq(dw_site_cache_get(c, one, &got), -1);
+	dw_site_cache_close(c);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -238,6 +289,7 @@ main(void)
 	tcase_add_test(tc, spec_parse);
 	tcase_add_test(tc, index_of_modules);
 	tcase_add_test(tc, relative_lines);
+	tcase_add_test(tc, site_cache);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

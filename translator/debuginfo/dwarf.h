@@ -132,6 +132,26 @@ typedef bool (*dw_site_fn)(const struct dw_site *site, void *ctx);
 int dw_find_sites(struct dw_file *f, const struct dw_query *q,
 		  dw_site_fn fn, void *ctx, char *err, size_t errlen);
 
+/* ---- the sites of a query over many files, kept on disk ----
+ * (dwarf_sitecache.c) A module wildcard's sites per module file, under a
+ * key naming the query, so that a later run with the same query opens no
+ * DWARF until a probe's variables are asked for. */
+struct dw_site_cache;
+
+/* The cache of `key` (read from disk if it is there); never NULL. */
+struct dw_site_cache *dw_site_cache_open(const char *key);
+/* The sites recorded for the DWARF file `path` (its size and mtime must
+ * be those recorded): their count with *out pointing at them (valid until
+ * dw_site_cache_close), or -1 when there are none. */
+int dw_site_cache_get(struct dw_site_cache *c, const char *path,
+		      const struct dw_site **out);
+/* Record path's sites; `path` and the sites' strings must stay valid
+ * until dw_site_cache_close. */
+void dw_site_cache_put(struct dw_site_cache *c, const char *path,
+		       const struct dw_site *const *sites, int n);
+/* Write the cache back when something was put; free it. */
+void dw_site_cache_close(struct dw_site_cache *c);
+
 /* ---- variables and their locations ---- */
 
 enum dw_loc_kind {

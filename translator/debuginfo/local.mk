@@ -25,6 +25,7 @@ translator_debuginfo_libtapdebuginfo_a_SOURCES = \
 	translator/debuginfo/dwarf_vars.c \
 	translator/debuginfo/dwarf_types.c \
 	translator/debuginfo/dwarf_cache.c \
+	translator/debuginfo/dwarf_sitecache.c \
 	translator/debuginfo/kmod_index.h \
 	translator/debuginfo/kmod_index.c \
 	translator/debuginfo/elf_syms.h \

@@ -44,7 +44,9 @@ extern const struct provider provider_kfunc;
 
 /* What a derived probe keeps (pdata_kprobe.dwarf). */
 struct dwarf_probe {
-	struct dw_file *file;
+	struct dw_file *file;		/* NULL until first use when the
+					 * site came from the site cache */
+	const char *path;		/* the DWARF file, to open then */
 	const struct dw_site *site;
 	struct context_var **vars;	/* parameters first, then locals */
 	int nvars;
@@ -140,6 +142,11 @@ struct match_ctx {
 	bool exported_only;
 	bool capped;			/* DWARF_MAX_EXPANSION reached */
 	int count;
+	const char *path;		/* of `file`, or of the cached sites */
+	/* every site the DWARF queries gave, for the site cache */
+	bool record;
+	const struct dw_site **found;
+	int nfound, capfound;
 };
 
 static const char *
@@ -161,6 +168,16 @@ add_site(const struct dw_site *s, void *ctx)
 	struct elab *e = m->e;
 	struct arena *a = e->s->arena;
 
+	if (m->record) {
+		if (m->nfound == m->capfound) {
+			const struct dw_site **b = arena_alloc(a, sizeof(*b) *
+				(size_t)(m->capfound = m->capfound ? m->capfound * 2 : 64));
+			if (m->nfound)
+				memcpy(b, m->found, sizeof(*b) * (size_t)m->nfound);
+			m->found = b;
+		}
+		m->found[m->nfound++] = s;
+	}
 	if (m->count >= DWARF_MAX_EXPANSION) {
 		if (!m->capped && !e->listing)
 			diag_warning(&e->s->diag, m->point->loc, "W_TOO_MANY_PROBES",
@@ -175,6 +192,7 @@ add_site(const struct dw_site *s, void *ctx)
 	struct pdata_kprobe *pd = arena_alloc(a, sizeof(*pd));
 	struct dwarf_probe *dwp = arena_alloc(a, sizeof(*dwp));
 	dwp->file = m->file;
+	dwp->path = m->path;
 	dwp->site = s;
 	pd->kind = PD_KPROBE;
 	pd->symbol = m->modname ? arena_printf(a, "%s:%s", m->modname, s->symbol)
@@ -280,6 +298,7 @@ match_dwarf_file(struct match_ctx *m, struct dw_query *q, bool statement,
 	m->file = dw_open(path, err, sizeof(err));
 	if (!m->file)
 		return fail(e, m->point, "E_NO_DEBUGINFO", "%s", err);
+	m->path = dw_path(m->file);
 	if (e->s->opts.verbose && !e->listing)
 		fprintf(stderr, "tapc: %s: DWARF from %s\n",
 			pp_to_string(e->s->arena, m->point), dw_path(m->file));
@@ -335,15 +354,59 @@ module_dwarf(const struct kmod_entry *km, const char *modules_dir)
 	return debug;
 }
 
+/* The probes of sites the site cache kept: as add_site would make them
+ * from the DWARF, which is opened only if their variables are asked
+ * for. */
+static int
+replay_sites(struct match_ctx *m, const struct dw_site *sites, int n)
+{
+	struct arena *a = m->e->s->arena;
+	const char *suffix = m->point->u.point.ncomps == 3 ? pp_name(m->point, 2)
+							   : NULL;
+
+	m->exported_only = suffix && strcmp(suffix, "exported") == 0;
+	for (int i = 0; i < n; i++) {
+		struct dw_site *s = arena_alloc(a, sizeof(*s));
+		*s = sites[i];
+		s->function = arena_strdup(a, s->function);
+		s->decl_file = s->decl_file ? arena_strdup(a, s->decl_file) : NULL;
+		s->symbol = arena_strdup(a, s->symbol);
+		if (!add_site(s, m))
+			break;
+	}
+	return m->count;
+}
+
+/* A module's DWARF sites, through the site cache when there is one. */
+static int
+match_module_dwarf(struct match_ctx *m, struct dw_query *q, bool statement,
+		   const char *debug, struct dw_site_cache *sc)
+{
+	const struct dw_site *cached;
+	int n;
+
+	if (sc && (n = dw_site_cache_get(sc, debug, &cached)) >= 0) {
+		m->path = arena_strdup(m->e->s->arena, debug);
+		return replay_sites(m, cached, n);
+	}
+	m->record = sc != NULL;
+	n = match_dwarf_file(m, q, statement, debug);
+	if (sc && n >= 0 && !m->capped)
+		dw_site_cache_put(sc, m->path, m->found, m->nfound);
+	return n;
+}
+
 /*
  * One module of the release's index: its DWARF when the debug package
  * has it or the file was built with -g, else its symbol table and BTF
  * (which have no source lines: an error here, skipped by wildcards).
+ * `sc`: a wildcard's site cache, or NULL.
  */
 static int
 match_indexed_module(struct elab *e, struct node *point, struct dw_query *q,
 		     bool statement, const struct kmod_entry *km,
-		     const char *modules_dir, const char *display)
+		     const char *modules_dir, const char *display,
+		     struct dw_site_cache *sc)
 {
 	struct match_ctx m = { .e = e, .point = point };
 	char *debug = module_dwarf(km, modules_dir);
@@ -352,7 +415,7 @@ match_indexed_module(struct elab *e, struct node *point, struct dw_query *q,
 	m.modname = km->name;
 	m.point_prefix = arena_printf(e->s->arena, "module(\"%s\")", display);
 	if (debug) {
-		n = match_dwarf_file(&m, q, statement, debug);
+		n = match_module_dwarf(&m, q, statement, debug, sc);
 		free(debug);
 		return n;
 	}
@@ -388,7 +451,8 @@ indexed_module(const struct kmod_index *ix, const char *mod)
 
 /* module("PATTERN"): the release's modules whose name matches and whose
  * symbol table has a function matching (so that "*" does not open the
- * debug info of thousands of modules). */
+ * debug info of thousands of modules).  A query by function name alone
+ * keeps the sites it finds in the site cache for the next run. */
 static int
 match_module_wildcard(struct elab *e, struct node *point, struct dw_query *q,
 		      bool statement, const struct kmod_index *ix,
@@ -396,6 +460,11 @@ match_module_wildcard(struct elab *e, struct node *point, struct dw_query *q,
 {
 	bool lines = statement || q->file;
 	int total = 0, n, no_dwarf = 0;
+	struct dw_site_cache *sc = lines ? NULL : dw_site_cache_open(
+		arena_printf(e->s->arena, "module(%s).%s(%s).%s in %s%s", pattern,
+			     pp_name(point, 1), q->func,
+			     point->u.point.ncomps == 3 ? pp_name(point, 2) : "",
+			     modules_dir, ignore_debug_package() ? " (no -dbg)" : ""));
 
 	for (size_t i = 0; i < kmod_index_count(ix); i++) {
 		const struct kmod_entry *km = kmod_index_at(ix, i);
@@ -409,9 +478,11 @@ match_module_wildcard(struct elab *e, struct node *point, struct dw_query *q,
 		}
 		free(dwarf);
 		n = match_indexed_module(e, point, q, statement, km,
-					 modules_dir, km->name);
-		if (n < 0)
+					 modules_dir, km->name, sc);
+		if (n < 0) {
+			dw_site_cache_close(sc);
 			return -1;
+		}
 		total += n;
 		if (total >= DWARF_MAX_EXPANSION) {
 			if (!e->listing)
@@ -422,6 +493,7 @@ match_module_wildcard(struct elab *e, struct node *point, struct dw_query *q,
 			break;
 		}
 	}
+	dw_site_cache_close(sc);
 	if (!total && no_dwarf)
 		return fail(e, point, "E_NO_DEBUGINFO", "source lines need DWARF debug info, and none of the matching modules has it (install linux-image-%s-dbg)",
 			    kernel_release(e->s->kernel));
@@ -470,7 +542,8 @@ match_module(struct elab *e, struct node *point, struct dw_query *q,
 	const struct kmod_entry *km = indexed_module(ix, mod);
 	if (!km && ix)	/* says where it looked */
 		free(dw_kernel_module(krel, mod, err, sizeof(err)));
-	n = km ? match_indexed_module(e, point, q, statement, km, modules_dir, mod)
+	n = km ? match_indexed_module(e, point, q, statement, km, modules_dir,
+				      mod, NULL)
 	       : fail(e, point, "E_NO_DEBUGINFO", "%s", err);
 	free(modules_dir);
 	return n;
@@ -525,7 +598,16 @@ dwarf_of(struct elab *e, const struct derived_probe *dp)
 	const struct pdata_kprobe *pd = dp->pdata;
 	struct dwarf_probe *d = pd && pdata_kind_of(pd) == PD_KPROBE ?
 		(struct dwarf_probe *)pd->dwarf : NULL;
+	char err[512];
 
+	if (d && !d->file && d->path) {	/* a cached site: its DWARF now
+					 * (gone since: no variables) */
+		if (!(d->file = dw_open(d->path, err, sizeof(err)))) {
+			diag_error(&e->s->diag, d->at, "E_NO_DEBUGINFO", "%s", err);
+			d->filled = true;
+			d->path = NULL;
+		}
+	}
 	if (d)
 		fill_vars(e, d);
 	return d;
@@ -550,7 +632,7 @@ dwarf_context(struct elab *e, struct derived_probe *dp, const char *name)
 	/* a static or global of the function's source file (not part of
 	 * $$vars, as in SystemTap) */
 	struct dw_var g;
-	if (dw_site_global(d->file, d->site, name, &g))
+	if (d->file && dw_site_global(d->file, d->site, name, &g))
 		return make_var(e, d->file, &g, 0);
 	return NULL;
 }
