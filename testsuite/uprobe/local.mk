@@ -17,6 +17,8 @@ TAP_UPROBE_FILES = \
 	testsuite/uprobe/tests/xpid.out \
 	testsuite/uprobe/tests/entry.stp \
 	testsuite/uprobe/tests/entry.out \
+	testsuite/uprobe/tests/entry-full.stp \
+	testsuite/uprobe/tests/entry-full.out \
 	testsuite/uprobe/tests/begin.stp \
 	testsuite/uprobe/tests/begin.out \
 	testsuite/uprobe/tests/pid.stp \
