@@ -20,6 +20,13 @@
  * temporaries are a frame in union tap_frame, like a probe's.  The entry handlers are generated when
  * the return handler first needs one (so that their statics reach the
  * declarations) and written at the module's end, after every function.
+ *
+ * Guru-mode writes (cg_target_store): a value in a register sets the
+ * pt_regs field (in a uprobe handler c->regs are the user registers the
+ * task resumes with); an object in memory is stored by tap_twrite_int /
+ * tap_twrite_bits (runtime/linux/target_mem.h), which write the probed
+ * task's user memory in a uprobe handler and kernel memory elsewhere,
+ * a fault being the script error.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -432,9 +439,9 @@ cg_target_store(struct cg *g, struct node *lhs, const char *val)
 	}
 	need_target_mem(g);
 	const char *write = r->bit_size ?
-		cg_fmt(g, "tap_kwrite_bits(c, %s, %d, %u, %u, (u64)%s)", v,
+		cg_fmt(g, "tap_twrite_bits(c, %s, %d, %u, %u, (u64)%s)", v,
 		       r->size, r->bit_offset, r->bit_size, sv) :
-		cg_fmt(g, "tap_kwrite_int(c, %s, %d, (u64)%s)", v, r->size, sv);
+		cg_fmt(g, "tap_twrite_int(c, %s, %d, (u64)%s)", v, r->size, sv);
 	return cg_fmt(g, "({ int64_t %s = %s; %s if (unlikely(!%s)) %s %s; })",
 		      sv, val, steps, write, fail_code(g, lhs), sv);
 }

@@ -18,8 +18,11 @@ const char *cg_access(struct cg *g, const struct ta_access *t,
 
 /* Guru mode: store `val` (C, int64_t) into what `lhs` (a $target,
  * @var or @cast that pass 2 found writable) reads -- a pt_regs field
- * or kernel memory through a fault-safe write; the expression's value is
- * `val`.  A fault is a script error ("kernel write fault at 0x..."). */
+ * (the user registers in a uprobe handler) or memory through a
+ * fault-safe write (the probed task's user memory in a uprobe handler,
+ * kernel memory elsewhere); the expression's value is `val`.  A fault
+ * is a script error ("kernel write fault at 0x...", "user write fault
+ * at 0x..."). */
 const char *cg_target_store(struct cg *g, struct node *lhs, const char *val);
 
 /* @entry(expr) in a .return probe's handler: the value saved at entry. */

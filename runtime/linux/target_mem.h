@@ -6,12 +6,17 @@
  *
  * The generated module includes this header (after runtime.h) only when
  * its $target code needs it; everything is static inline.  Reads go
- * through tap_kread_bits (memory.c): the probed task's user memory in a
- * uprobe handler, kernel memory elsewhere.  Writes are kernel memory
- * only (pass 2 allows them on kernel probes): a user-space address, a
- * non-canonical one or a page that is not mapped or not writable is a
- * script error naming the address, never an oops.
- * Must not: sleep, or write through anything but the nofault primitive.
+ * through tap_kread_bits (memory.c), and writes the same way: the probed
+ * task's user memory in a uprobe handler (process(...) probes), kernel
+ * memory elsewhere.  A kernel write to a user-space address or a
+ * non-canonical one, a user write to a kernel address, or a page that is
+ * not mapped or not writable is a script error naming the address
+ * ("kernel write fault at 0x..", "user write fault at 0x.."), never an
+ * oops.
+ * Must not: sleep (a user page that is not present, or not yet written
+ * since it was mapped or forked -- still copy-on-write --, is a fault
+ * here, not paged in), or write through anything but the nofault
+ * primitives.
  */
 #ifndef TAP_LINUX_TARGET_MEM_H
 #define TAP_LINUX_TARGET_MEM_H
@@ -77,13 +82,14 @@ fault:
 	return -EFAULT;
 }
 
-/* Store the low `size` (1..8) bytes of v at kernel address addr. */
-static inline bool
-tap_kwrite_int(struct tap_context *c, u64 addr, int size, u64 v)
+/* The low `size` (1..8) bytes of v at kernel address addr: 0 or
+ * -EFAULT. */
+static inline int
+__tap_kwrite(u64 addr, u64 v, int size)
 {
 	int ret = -EFAULT;
 
-	if (size >= 1 && size <= 8 && __tap_kwrite_allowed(addr, size)) {
+	if (__tap_kwrite_allowed(addr, size)) {
 		pagefault_disable();
 		if (size == 1 || size == 2 || size == 4 || size == 8)
 			ret = __tap_put_kernel(addr, v, size);
@@ -94,10 +100,35 @@ tap_kwrite_int(struct tap_context *c, u64 addr, int size, u64 v)
 		}
 		pagefault_enable();
 	}
+	return ret;
+}
+
+/* The low `size` (1..8) bytes of v at user address addr of the current
+ * task (the probed one, in a uprobe handler): 0 or -EFAULT.  The nofault
+ * copy checks access_ok and runs with page faults disabled; x86 is
+ * little-endian, so the first `size` bytes of v are its low bytes. */
+static inline int
+__tap_uwrite(u64 addr, u64 v, int size)
+{
+	return tap_copy_to_user_nofault((void __user *)(unsigned long)addr,
+					&v, size) ? -EFAULT : 0;
+}
+
+/* Store the low `size` (1..8) bytes of v at addr: user memory in a
+ * uprobe handler, kernel memory elsewhere (as tap_kread_* read). */
+static inline bool
+tap_twrite_int(struct tap_context *c, u64 addr, int size, u64 v)
+{
+	bool user = tap_uprobe_current(c) != NULL;
+	int ret = -EFAULT;
+
+	if (size >= 1 && size <= 8)
+		ret = user ? __tap_uwrite(addr, v, size)
+			   : __tap_kwrite(addr, v, size);
 	if (likely(ret == 0))
 		return true;
-	tap_error(c, "kernel write fault at 0x%llx (%d bytes)",
-		  (unsigned long long)addr, size);
+	tap_error(c, "%s write fault at 0x%llx (%d bytes)",
+		  user ? "user" : "kernel", (unsigned long long)addr, size);
 	return false;
 }
 
@@ -106,7 +137,7 @@ tap_kwrite_int(struct tap_context *c, u64 addr, int size, u64 v)
  * write: a concurrent writer of the neighbouring bits can be lost, as
  * with any C bitfield store). */
 static inline bool
-tap_kwrite_bits(struct tap_context *c, u64 addr, int nbytes, int bit_off,
+tap_twrite_bits(struct tap_context *c, u64 addr, int nbytes, int bit_off,
 		int bits, u64 v)
 {
 	u64 mask = bits >= 64 ? ~0ULL : ((1ULL << bits) - 1) << bit_off;
@@ -115,7 +146,7 @@ tap_kwrite_bits(struct tap_context *c, u64 addr, int nbytes, int bit_off,
 	if (nbytes < 1 || nbytes > 8 || bits < 1 || bit_off + bits > 64 ||
 	    !tap_kread_bits(c, addr, nbytes, 0, nbytes * 8, false, &old))
 		return false;
-	return tap_kwrite_int(c, addr, nbytes,
+	return tap_twrite_int(c, addr, nbytes,
 			      ((u64)old & ~mask) | ((v << bit_off) & mask));
 }
 

@@ -272,7 +272,9 @@ dwacc_context_var(struct elab *e, struct dw_file *f, const struct dw_var *v,
 	cv->dwarf_type = v->type;
 	cv->access = t;
 	cv->unavailable = why;
-	cv->writable = !user;	/* kernel probes, with -g */
+	/* with -g; in a uprobe handler a write goes to the user registers
+	 * or the probed task's memory (runtime/linux/target_mem.h) */
+	cv->writable = true;
 	if (dw_type_info(f, v->type, &ti)) {
 		cv->is_pointer = ti.kind == DW_TYPE_POINTER;
 		cv->is_signed = ti.is_signed;

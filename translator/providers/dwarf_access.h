@@ -22,7 +22,9 @@ struct ta_access *dwacc_var(struct elab *e, struct dw_file *f,
 
 /* Variable `v` as a context variable: its access (dwacc_var; a char
  * array reads as a string, from user memory when `user`), C type, size
- * and signedness; `arg_index` as the provider numbers it. */
+ * and signedness; `arg_index` as the provider numbers it.  Writable in
+ * guru mode (pass 2 still checks that its location can be stored into),
+ * kernel and user probes alike. */
 struct context_var *dwacc_context_var(struct elab *e, struct dw_file *f,
 				      const struct dw_var *v, int arg_index,
 				      bool user);

@@ -145,6 +145,7 @@ fill(struct elab *e, struct process_dwarf *d)
 		d->ret = elab_new_context_var(e, "return", TY_LONG,
 			arena_strdup(e->s->arena, dw_type_name(d->file, rt, tn, sizeof(tn))));
 		d->ret->arg_index = -1;
+		d->ret->writable = true;	/* with -g: the user ax register */
 		d->ret->dwarf = d->file;
 		d->ret->dwarf_type = rt;
 		d->ret->access = dwacc_return(e, d->file, rt);

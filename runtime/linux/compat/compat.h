@@ -63,9 +63,11 @@ tap_get_kretprobe(struct kretprobe_instance *ri)
 #ifdef TAPCONF_COPY_NOFAULT
 #define tap_copy_from_kernel_nofault	copy_from_kernel_nofault
 #define tap_copy_from_user_nofault	copy_from_user_nofault
+#define tap_copy_to_user_nofault	copy_to_user_nofault
 #else
 #define tap_copy_from_kernel_nofault	probe_kernel_read
 #define tap_copy_from_user_nofault	probe_user_read
+#define tap_copy_to_user_nofault	probe_user_write
 #endif
 
 #endif /* TAP_LINUX_COMPAT_H */
