@@ -10,10 +10,13 @@
  * PATH is resolved as stap does (a name without '/' is searched in $PATH)
  * and read with libelf (debuginfo/elf_syms.c): functions come from the
  * symbol table, so no debug information is needed; a probe lands on the
- * function's first instruction.  Without a PATH, .function/.mark use the
- * program of -c CMD.  Context variables: $return in .return probes,
- * $arg1..$argN in .mark probes; $var of a function needs DWARF for user
- * programs, which is not supported yet (the error says so).
+ * function's first instruction, or after its prologue when the program
+ * has DWARF (process_dwarf.c), which gives $var, $$parms & co; in a
+ * .return probe the parameters are their values at entry (@entry, saved
+ * after the prologue).  Without a PATH, .function/.mark use the program
+ * of -c CMD.  Context variables without DWARF: $return in .return probes,
+ * $arg1..$argN in .mark probes.  process(PID) reads the program of a
+ * running process from /proc/PID/exe; its probes fire only in it.
  */
 #include <fnmatch.h>
 #include <stdio.h>
