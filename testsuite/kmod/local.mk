@@ -12,6 +12,9 @@ TAP_KMOD_FILES = \
 	testsuite/kmod/Kbuild \
 	testsuite/kmod/trigger \
 	testsuite/kmod/modload-run \
+	testsuite/kmod/modload-rounds \
+	testsuite/kmod/tests/modload-rounds.stp \
+	testsuite/kmod/tests/modload-rounds.out \
 	testsuite/kmod/wild-run \
 	testsuite/kmod/tests/wild-dummy.stp \
 	testsuite/kmod/tests/wild-dummy.out \
