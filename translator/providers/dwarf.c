@@ -540,7 +540,7 @@ match_module(struct elab *e, struct node *point, struct dw_query *q,
 	}
 	ix = kmod_index_get(modules_dir, err, sizeof(err));
 	const struct kmod_entry *km = indexed_module(ix, mod);
-	if (!km && ix)	/* says where it looked */
+	if (!km)	/* says where it looked */
 		free(dw_kernel_module(krel, mod, err, sizeof(err)));
 	n = km ? match_indexed_module(e, point, q, statement, km, modules_dir,
 				      mod, NULL)
