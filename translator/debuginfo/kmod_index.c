@@ -186,6 +186,18 @@ kmi_read_module(struct kmod_entry *m)
 	munmap(map, (size_t)st.st_size);
 }
 
+/* A directory entry that is a directory (some file systems do not fill
+ * d_type: then stat says). */
+static bool
+kmi_is_dir(const struct dirent *de, const char *path)
+{
+	struct stat st;
+
+	if (de->d_type != DT_UNKNOWN)
+		return de->d_type == DT_DIR;
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static void
 kmi_walk(struct kmod_index *ix, const char *dir, int depth)
 {
@@ -204,7 +216,7 @@ kmi_walk(struct kmod_index *ix, const char *dir, int depth)
 			m->name = name;
 			m->path = kmi_xstrdup(sub);
 			kmi_read_module(m);
-		} else if (depth > 0 && de->d_type == DT_DIR &&
+		} else if (depth > 0 && kmi_is_dir(de, sub) &&
 			   strcmp(de->d_name, "build") && strcmp(de->d_name, "source")) {
 			kmi_walk(ix, sub, depth - 1);
 		}
