@@ -29,7 +29,7 @@ bool
 cg_ucfi_wanted(struct cg *g)
 {
 	static const char *const walkers[] = {
-		"ubacktrace", "ucallers", "sprint_ubacktrace",
+		"ubacktrace", "ucallers", "sprint_ubacktrace", "print_ubacktrace",
 	};
 
 	for (int i = 0; i < g->prog->nfunctions; i++)

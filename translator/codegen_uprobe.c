@@ -220,7 +220,7 @@ uses_user_symbols(struct cg *g)
 {
 	static const char *const users[] = {
 		"usymname", "usymdata", "umodname", "sprint_ubacktrace",
-		"sprint_ustack",
+		"sprint_ustack", "print_ubacktrace", "print_ustack",
 	};
 
 	for (int i = 0; i < g->prog->nfunctions; i++)

@@ -27,6 +27,7 @@
 #include <linux/uprobes.h>
 #include "compat/compat.h"
 #include "context.h"
+#include "output.h"
 #include "probes_uprobe.h"
 #include "ustack.h"
 
@@ -97,6 +98,7 @@ struct tap_uframe {
 struct tap_uvma {
 	unsigned long start, end, pgoff;	/* pgoff in bytes */
 	const struct tap_ucfi *cfi;		/* NULL: none for this file */
+	bool exec;				/* VM_EXEC */
 };
 
 /* DWARF register n of a full register set (x86_64 psABI numbering). */
@@ -181,32 +183,40 @@ tap_ucfi_find(const struct tap_ucfi *t, unsigned long off)
 	return &t->rules[t->rule[lo - 1]];
 }
 
-/* The rule for pc, from the file mapped there; NULL when there is none.
- * The caller holds the mmap lock. */
-static const struct tap_ucfi_rule *
-tap_ucfi_rule_at(struct mm_struct *mm, struct tap_uvma *cache,
-		 unsigned long pc)
+/* Point cache at the mapping holding pc; false when none does.  The
+ * caller holds the mmap lock. */
+static bool
+tap_uvma_at(struct mm_struct *mm, struct tap_uvma *cache, unsigned long pc)
 {
 	struct vm_area_struct *vma;
 	struct inode *inode;
 	size_t i;
 
-	if (pc < cache->start || pc >= cache->end) {
-		vma = find_vma(mm, pc);
-		if (!vma || vma->vm_start > pc)
-			return NULL;
-		cache->start = vma->vm_start;
-		cache->end = vma->vm_end;
-		cache->pgoff = vma->vm_pgoff << PAGE_SHIFT;
-		cache->cfi = NULL;
-		inode = vma->vm_file ? file_inode(vma->vm_file) : NULL;
-		for (i = 0; inode && i < tap_uprobe_tables.n_usym_files; i++)
-			if (tap_uprobe_tables.usym_files[i].inode == inode) {
-				cache->cfi = tap_uprobe_tables.usym_files[i].cfi;
-				break;
-			}
-	}
-	if (!cache->cfi)
+	if (pc >= cache->start && pc < cache->end)
+		return true;
+	vma = find_vma(mm, pc);
+	if (!vma || vma->vm_start > pc)
+		return false;
+	cache->start = vma->vm_start;
+	cache->end = vma->vm_end;
+	cache->pgoff = vma->vm_pgoff << PAGE_SHIFT;
+	cache->exec = vma->vm_flags & VM_EXEC;
+	cache->cfi = NULL;
+	inode = vma->vm_file ? file_inode(vma->vm_file) : NULL;
+	for (i = 0; inode && i < tap_uprobe_tables.n_usym_files; i++)
+		if (tap_uprobe_tables.usym_files[i].inode == inode) {
+			cache->cfi = tap_uprobe_tables.usym_files[i].cfi;
+			break;
+		}
+	return true;
+}
+
+/* The rule for pc, from the file mapped there; NULL when there is none. */
+static const struct tap_ucfi_rule *
+tap_ucfi_rule_at(struct mm_struct *mm, struct tap_uvma *cache,
+		 unsigned long pc)
+{
+	if (!tap_uvma_at(mm, cache, pc) || !cache->cfi)
 		return NULL;
 	return tap_ucfi_find(cache->cfi, pc - cache->start + cache->pgoff);
 }
@@ -334,7 +344,7 @@ tap_ubt_save(struct tap_context *c, unsigned long *frames)
 	const struct tap_uprobe_hit *h = tap_uprobe_current(c);
 	struct pt_regs *regs = tap_uregs(c);
 	struct mm_struct *mm = current->mm;
-	struct tap_uvma cache = { 0, 0, 0, NULL };
+	struct tap_uvma cache = { 0, 0, 0, NULL, false };
 	const struct tap_ucfi_rule *r;
 	struct tap_uframe f;
 	bool locked, at_entry;
@@ -367,6 +377,12 @@ tap_ubt_save(struct tap_context *c, unsigned long *frames)
 		if (step < 0 && !tap_ufp_step(&f, at_entry && n == 1))
 			break;
 		if (!f.pc)
+			break;
+		/* a frame pointer that was not one leads into data: with the
+		 * mappings at hand, a return address must be in code (the
+		 * uretprobe trampoline's page is code too) */
+		if (step < 0 && locked &&
+		    (!tap_uvma_at(mm, &cache, f.pc) || !cache.exec))
 			break;
 		frames[n++] = f.pc;
 	}
@@ -468,4 +484,19 @@ tap_usym_format_data(char *buf, size_t size, unsigned long addr)
 				 tap_basename(in.path), in.file_offset);
 	return scnprintf(buf, size, "%s+0x%lx/0x%lx [%s]", in.name, in.offset,
 			 in.size, tap_basename(in.path));
+}
+
+void
+tap_usym_print_frame(struct tap_context *c, unsigned long addr)
+{
+	struct tap_usym_info in;
+
+	if (!tap_usym_lookup(addr, &in) || !in.path)
+		tap_printf(c, " 0x%lx\n", addr);
+	else if (!in.name)
+		tap_printf(c, " 0x%lx [%s+0x%lx]\n", addr, tap_basename(in.path),
+			   in.file_offset);
+	else
+		tap_printf(c, " 0x%lx : %s+0x%lx/0x%lx [%s]\n", addr, in.name,
+			   in.offset, in.size, in.path);
 }

@@ -30,6 +30,8 @@ TAP_UPROBE_FILES = \
 	testsuite/uprobe/tests/unwind.out \
 	testsuite/uprobe/tests/unwind-qsort.stp \
 	testsuite/uprobe/tests/unwind-qsort.out \
+	testsuite/uprobe/tests/unwind-print.stp \
+	testsuite/uprobe/tests/unwind-print.out \
 	examples/malloc.stp
 
 EXTRA_DIST += $(TAP_UPROBE_FILES) testsuite/uprobe/uprobe.test
