@@ -458,7 +458,11 @@ match_module_wildcard(struct elab *e, struct node *point, struct dw_query *q,
 		      bool statement, const struct kmod_index *ix,
 		      const char *modules_dir, const char *pattern)
 {
+	const char *suffix = point->u.point.ncomps == 3 ? pp_name(point, 2) : "";
 	bool lines = statement || q->file;
+	/* what BTF cannot give: modules without DWARF are left out */
+	bool needs_dwarf = lines || strcmp(suffix, "inline") == 0 ||
+			   strcmp(suffix, "exported") == 0;
 	int total = 0, n, no_dwarf = 0;
 	struct dw_site_cache *sc = lines ? NULL : dw_site_cache_open(
 		arena_printf(e->s->arena, "module(%s).%s(%s).%s in %s%s", pattern,
@@ -471,9 +475,9 @@ match_module_wildcard(struct elab *e, struct node *point, struct dw_query *q,
 		if (!kmod_name_matches(pattern, km->name) ||
 		    !kmod_entry_has_func(km, q->func))
 			continue;
-		char *dwarf = lines ? module_dwarf(km, modules_dir) : NULL;
-		if (lines && !dwarf) {
-			no_dwarf++;	/* source lines need DWARF */
+		char *dwarf = needs_dwarf ? module_dwarf(km, modules_dir) : NULL;
+		if (needs_dwarf && !dwarf) {
+			no_dwarf++;
 			continue;
 		}
 		free(dwarf);
@@ -495,7 +499,7 @@ match_module_wildcard(struct elab *e, struct node *point, struct dw_query *q,
 	}
 	dw_site_cache_close(sc);
 	if (!total && no_dwarf)
-		return fail(e, point, "E_NO_DEBUGINFO", "source lines need DWARF debug info, and none of the matching modules has it (install linux-image-%s-dbg)",
+		return fail(e, point, "E_NO_DEBUGINFO", "source lines, .inline and .exported need DWARF debug info, and none of the matching modules has it (install linux-image-%s-dbg)",
 			    kernel_release(e->s->kernel));
 	return total;
 }
