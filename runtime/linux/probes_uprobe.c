@@ -425,10 +425,12 @@ tap_uproc_syscall(enum tap_uproc_event ev, struct pt_regs *regs, long nr,
 }
 
 /*
- * Processes that were running when the probes were armed: their .begin
- * fires in the process itself (pid(), execname() are its own) at its
- * first return from a system call, or at its exit if that comes first.
- * One atomic tgid per slot; tap_uproc_npending says whether any is left.
+ * Processes and threads that were running when the probes were armed:
+ * their .begin / .thread.begin fires in the task itself (pid(), tid(),
+ * execname() are its own) at its first return from a system call, or at
+ * its exit if that comes first.  One atomic key per slot: a process's
+ * tgid, or minus a thread's tid; tap_uproc_npending says whether any is
+ * left.
  */
 #define TAP_UPROC_PENDING 4096
 
@@ -532,9 +534,13 @@ tap_uproc_exit_cb(void *data, struct task_struct *p)
 {
 	struct inode *program = tap_uproc_program(current->tgid);
 
-	/* a process running since before the probes, still to begin */
+	/* a process or thread running since before the probes, still to
+	 * begin */
 	if (tap_uproc_pending_take(current->tgid))
 		tap_uproc_fire(TAP_UPROC_BEGIN, program);
+	if (current->pid != current->tgid &&
+	    tap_uproc_pending_take(-current->pid))
+		tap_uproc_fire(TAP_UPROC_THREAD_BEGIN, program);
 	/* signal->live was decremented before this tracepoint; the thread
 	 * that does not end the process ends as a thread */
 	if (atomic_read(&current->signal->live) == 0 &&
@@ -562,11 +568,13 @@ tap_uproc_sys_exit_cb(void *data, struct pt_regs *regs, long ret)
 	if (tap_uproc_wants_syscall_return)
 		tap_uproc_syscall(TAP_UPROC_SYSCALL_RETURN, regs, nr, ret);
 
-	if (tap_uproc_pending_take(current->tgid)) {
+	if (tap_uproc_pending_take(current->tgid))
 		tap_uproc_fire(TAP_UPROC_BEGIN,
 			       tap_uproc_program(current->tgid));
-		return;
-	}
+	if (current->pid != current->tgid &&
+	    tap_uproc_pending_take(-current->pid))
+		tap_uproc_fire(TAP_UPROC_THREAD_BEGIN,
+			       tap_uproc_program(current->tgid));
 	/* a new task's first return to user space: a thread, or a process
 	 * forked without exec (it runs its parent's program: a new process
 	 * of it, as in SystemTap) */
@@ -595,21 +603,16 @@ static struct tap_tracepoint_probe tap_uproc_tps[] = {
 };
 enum { TAP_UPROC_TP_SYS_EXIT = 3, TAP_UPROC_TP_SYS_ENTER = 4 };
 
-/*
- * Processes already running a named program when the probes are armed
- * (-x PID): remembered, so that their .end and .thread events are seen.
- * task_lock keeps p->mm; mm->exe_file is RCU-protected.
- */
-/* Whether a .begin probe is for the process tgid running `exe`. */
+/* Whether an `ev` probe is for the process tgid running `exe`. */
 static bool
-tap_uproc_begins(int tgid, struct inode *exe)
+tap_uproc_begins(enum tap_uproc_event ev, int tgid, struct inode *exe)
 {
 	const struct tap_uproc_probe *p;
 	size_t i;
 
 	for (i = 0; i < tap_uprobe_tables.n_uprocs; i++) {
 		p = &tap_uprobe_tables.uprocs[i];
-		if (p->event == TAP_UPROC_BEGIN &&
+		if (p->event == ev &&
 		    (!p->pid || p->pid == tgid) &&
 		    (!p->path || (exe && p->inode == exe)))
 			return true;
@@ -617,10 +620,16 @@ tap_uproc_begins(int tgid, struct inode *exe)
 	return false;
 }
 
+/*
+ * Processes already running a named program when the probes are armed
+ * (-x PID): remembered, so that their .end and .thread events are seen;
+ * those a .begin / .thread.begin probe is for (and their threads) are
+ * marked pending.  task_lock keeps p->mm; mm->exe_file is RCU-protected.
+ */
 static void
 tap_uproc_scan_running(void)
 {
-	struct task_struct *p;
+	struct task_struct *p, *t;
 	struct inode *exe_inode;
 	struct file *exe;
 	unsigned int missed = 0;
@@ -644,15 +653,21 @@ tap_uproc_scan_running(void)
 			continue;
 		if (tap_uproc_named(exe_inode))
 			tap_uproc_remember(p->tgid, exe_inode);
-		if (tap_uproc_begins(p->tgid, exe_inode) &&
+		if (tap_uproc_begins(TAP_UPROC_BEGIN, p->tgid, exe_inode) &&
 		    !tap_uproc_pending_add(p->tgid))
 			missed++;
+		if (!tap_uproc_begins(TAP_UPROC_THREAD_BEGIN, p->tgid,
+				      exe_inode))
+			continue;
+		for_each_thread(p, t)
+			if (t->pid != t->tgid && !tap_uproc_pending_add(-t->pid))
+				missed++;
 	}
 	rcu_read_unlock();
 	if (missed)
 		tap_ctl_send(TAP_MSG_WARNING, text,
 			     scnprintf(text, sizeof(text),
-				       "process.begin: %u processes running when the probes were armed are not reported (table full)",
+				       "process.begin/.thread.begin: %u processes or threads running when the probes were armed are not reported (table full)",
 				       missed));
 }
 

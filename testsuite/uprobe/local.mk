@@ -21,6 +21,8 @@ TAP_UPROBE_FILES = \
 	testsuite/uprobe/tests/entry-full.out \
 	testsuite/uprobe/tests/begin.stp \
 	testsuite/uprobe/tests/begin.out \
+	testsuite/uprobe/tests/begin-threads.stp \
+	testsuite/uprobe/tests/begin-threads.out \
 	testsuite/uprobe/tests/pid.stp \
 	testsuite/uprobe/tests/pid.out \
 	testsuite/uprobe/tests/syscall.stp \

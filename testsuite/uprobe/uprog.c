@@ -12,6 +12,7 @@
  *   uprog threads   two threads, joined
  *   uprog fork      as `wait`, then fork a child that calls add(7, 8)
  *                   and exits without exec
+ *   uprog thread-wait  as `wait`, in a second thread; main joins it
  *   uprog entry     triple(3, &out) (changes its parameter), fact(4)
  *                   (recursive; counts in the static uprog_static)
  *   uprog wait      wait (up to 60 s) until a uprobe breakpoint (int3)
@@ -195,6 +196,23 @@ fork_after_probe(void)
 		waitpid(child, NULL, 0);
 }
 
+static void *
+waiter(void *arg)
+{
+	wait_for_probe();
+	return arg;
+}
+
+/* a thread waits as above; the main thread joins it */
+static void
+thread_wait(void)
+{
+	pthread_t t;
+
+	pthread_create(&t, NULL, waiter, NULL);
+	pthread_join(t, NULL);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -212,8 +230,10 @@ main(int argc, char **argv)
 		entries();
 	else if (!strcmp(mode, "fork"))
 		fork_after_probe();
+	else if (!strcmp(mode, "thread-wait"))
+		thread_wait();
 	else {
-		fprintf(stderr, "usage: uprog calls|malloc|threads|wait|entry|fork\n");
+		fprintf(stderr, "usage: uprog calls|malloc|threads|wait|entry|fork|thread-wait\n");
 		return 2;
 	}
 	return 0;
