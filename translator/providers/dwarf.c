@@ -4,10 +4,19 @@
  * the kernel's debug vmlinux is installed (linux-image-KREL-dbg); without
  * it, kernel.function goes to the BTF provider (kfunc.c) unchanged.
  *
- *   module("M").function("PATTERN[@FILE[:LINE[-LINE2]]]")[.call|.return|
+ *   module("M").function("PATTERN[@FILE[:LINE[-LINE2]|+N]]")[.call|.return|
  *     .inline|.exported]
- *   module("M").statement("FUNC@FILE:LINE[-LINE2]"), or :* for every line
+ *   module("M").statement("FUNC@FILE:LINE[-LINE2]"), :* for every line,
+ *     or +N lines after the function's declaration
  *   kernel.function(...) and kernel.statement(...) likewise
+ *
+ * M is a name, a path, or a pattern ("*", "nf_*"): a pattern takes the
+ * release's modules from debuginfo/kmod_index.h whose symbol tables have
+ * a matching function, and keeps the sites it finds in the site cache
+ * (dw_site_cache_*) so that the next run opens no DWARF until variables
+ * are used.  A module without DWARF (no -dbg package, not built with -g)
+ * gets entry and return probes from its symbol table, typed by its BTF
+ * (kfunc_match_module).
  *
  * Sites come from debuginfo/dwarf.h (after the prologue for .function,
  * every inlined instance for .inline, which plain .function also takes,
@@ -19,7 +28,8 @@
  * dwarf_access.c builds; one that DWARF says is not available at the
  * site is an error when used.
  * TAPC_KERNEL_DEBUGINFO=btf in the environment ignores the debug vmlinux
- * (tests of the BTF path on a host that has it).
+ * and the debug package's modules (tests of the BTF path on a host that
+ * has them).
  * Must not: hand out load addresses, or claim kernel.* points when there
  * is no debug vmlinux.
  */
