@@ -34,6 +34,9 @@ TAP_UPROBE_FILES = \
 	testsuite/uprobe/tests/unwind-qsort.out \
 	testsuite/uprobe/tests/unwind-print.stp \
 	testsuite/uprobe/tests/unwind-print.out \
+	testsuite/uprobe/uwrite.c \
+	testsuite/uprobe/tests/uwrite.stp \
+	testsuite/uprobe/tests/uwrite.out \
 	examples/malloc.stp
 
 EXTRA_DIST += $(TAP_UPROBE_FILES) testsuite/uprobe/uprobe.test
