@@ -19,6 +19,8 @@ TAP_UPROBE_FILES = \
 	testsuite/uprobe/tests/entry.out \
 	testsuite/uprobe/tests/entry-full.stp \
 	testsuite/uprobe/tests/entry-full.out \
+	testsuite/uprobe/tests/entry-nodwarf.stp \
+	testsuite/uprobe/tests/entry-nodwarf.out \
 	testsuite/uprobe/tests/begin.stp \
 	testsuite/uprobe/tests/begin.out \
 	testsuite/uprobe/tests/begin-threads.stp \
