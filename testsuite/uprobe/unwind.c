@@ -8,6 +8,8 @@
  *   unwind chain   main -> a -> b -> c -> d; d calls getppid() (a probe
  *                  on the syscall walks the stack from the kernel)
  *   unwind qsort   main -> qsort -> (libc) -> by_value, the callback
+ *   unwind signal  main -> raise; the SIGUSR1 handler calls d (a walk
+ *                  through the kernel's signal frame, __restore_rt)
  *   unwind loop N [R]  the chain N times, R rounds (default 1), for
  *                  bench/vm-ubt: prints the fastest round's ns per call
  *
@@ -15,6 +17,7 @@
  * array the compiler cannot drop) and uses its callee's result, so that
  * none is inlined, cloned or turned into a tail call.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +68,12 @@ by_value(const void *x, const void *y)
 	return (l > r) - (l < r);
 }
 
+STEP static void
+on_signal(int sig)
+{
+	sink = (int)d(sig);
+}
+
 static int
 sort_some(void)
 {
@@ -110,11 +119,14 @@ main(int argc, char **argv)
 		sink = (int)a(1);
 	} else if (strcmp(mode, "qsort") == 0) {
 		sink = sort_some();
+	} else if (strcmp(mode, "signal") == 0) {
+		signal(SIGUSR1, on_signal);
+		raise(SIGUSR1);
 	} else if (strcmp(mode, "loop") == 0 && argc > 2) {
 		loop(strtol(argv[2], NULL, 10),
 		     argc > 3 ? strtol(argv[3], NULL, 10) : 1);
 	} else {
-		fprintf(stderr, "usage: unwind chain|qsort|loop N [ROUNDS]\n");
+		fprintf(stderr, "usage: unwind chain|qsort|signal|loop N [ROUNDS]\n");
 		return 2;
 	}
 	return 0;
