@@ -104,8 +104,10 @@ tap_uprobe_save_entry(struct tap_uprobe_probe *u, struct pt_regs *regs,
 	struct tap_uentry_slot *s = tap_uentry_claim(current->pid, stack, u);
 	char *data;
 
-	if (!s)
-		return;		/* its return is counted as skipped */
+	if (!s) {	/* table full: this call's return is skipped */
+		tap_count_skip();
+		return;
+	}
 	data = tap_uentry_data_of(s);
 	memset(data, 0, u->data_size);
 	tap_uentry_release(s, tap_uprobe_run(u, u->entry_handler, regs, hit,
@@ -177,10 +179,10 @@ tap_uretprobe_handler(TAP_URETPROBE_HANDLER_ARGS)
 	/* `ret` has popped the return address */
 	s = tap_uentry_find(current->pid,
 			    user_stack_pointer(regs) - sizeof(long), u);
-	if (!s) {	/* its entry was skipped, or the table was full */
-		tap_count_skip();
+	/* none: the entry was skipped (counted there: a full table, a busy
+	 * CPU) or came before the session ran */
+	if (!s)
 		return 0;
-	}
 	tap_uprobe_run(u, u->probe.handler, regs, hit, tap_uentry_data_of(s));
 	tap_uentry_release(s, TAP_UENTRY_FREE);
 	return 0;

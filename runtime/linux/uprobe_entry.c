@@ -13,7 +13,8 @@
  *
  * Takes: the probes' data_size.  Produces: slots the handlers own while
  * they fill or read them.  Must not: allocate, sleep or wait in a handler
- * (a full table skips the call and counts it); hand a return the values
+ * (a full table skips the call's return and counts it, at the entry);
+ * hand a return the values
  * of another call (a slot is rewritten or freed by every entry with its
  * key, and only read by the return with that key).
  *
