@@ -33,7 +33,6 @@ TAP_UPROBE_FILES = \
 	testsuite/uprobe/tests/unwind.stp \
 	testsuite/uprobe/tests/unwind.out \
 	testsuite/uprobe/tests/unwind-signal.out \
-	testsuite/uprobe/tests/unwind-qsort.stp \
 	testsuite/uprobe/tests/unwind-qsort.out \
 	testsuite/uprobe/tests/unwind-print.stp \
 	testsuite/uprobe/tests/unwind-print.out \
