@@ -100,9 +100,11 @@ uproc_table(struct cg *g)
 			continue;
 		if (!n++)
 			cg_open(&g->w, "static struct tap_uproc_probe __tap_uprocs[] =");
-		cg_line(&g->w, "{ .probe = %s, .event = %s, .path = %s, .pid = %d },",
+		cg_line(&g->w, "{ .probe = %s, .event = %s, .path = %s, .pid = %d, .uses_bias = %s, .load_vaddr = 0x%llxULL },",
 			record(g, dp), events[pd->event],
-			str_or_null(g, pd->path), pd->pid);
+			str_or_null(g, pd->path), pd->pid,
+			pd->uses_bias ? "true" : "false",
+			(unsigned long long)pd->load_vaddr);
 	}
 	if (n)
 		cg_close(&g->w, ";");

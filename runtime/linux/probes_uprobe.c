@@ -33,6 +33,8 @@
 #include <linux/percpu.h>
 #include <linux/hash.h>
 #include <linux/vmalloc.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
 #include "compat/compat_uprobe.h"
@@ -348,10 +350,43 @@ tap_uproc_named(struct inode *inode)
 	return NULL;
 }
 
+/*
+ * A process event's handler runs with a hit published like a uprobe's,
+ * when the task has its memory: reads of $target memory (@var) are user
+ * reads, and tap_ubias() is where the probe's program is mapped: its
+ * lowest mapping at file offset 0 minus its first PT_LOAD's page.  The
+ * maps are only looked at under a try-lock (a handler must not wait); if
+ * it is taken the bias is 0 and a read of a PIE's variable faults, a
+ * script error.
+ */
+static const struct tap_uprobe_probe tap_uproc_as_uprobe;
+
+static unsigned long
+tap_uproc_bias(const struct tap_uproc_probe *p)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long start = ULONG_MAX;
+	struct vm_area_struct *vma;
+
+	if (!p->inode || !mmap_read_trylock(mm))
+		return 0;
+	/* find_vma: the same on every kernel (the VMA iterators are not) */
+	for (vma = find_vma(mm, 0); vma; vma = find_vma(mm, vma->vm_end))
+		if (vma->vm_file && !vma->vm_pgoff &&
+		    file_inode(vma->vm_file) == p->inode) {
+			start = vma->vm_start;
+			break;
+		}
+	mmap_read_unlock(mm);
+	return start == ULONG_MAX ? 0 : start - (unsigned long)p->load_vaddr;
+}
+
 static void
 tap_uproc_fire_probes(enum tap_uproc_event ev, struct inode *program,
 		      bool named_only, int64_t *data)
 {
+	struct tap_uprobe_hit hit = { .u = &tap_uproc_as_uprobe };
+	bool user = current->mm && !(current->flags & PF_KTHREAD);
 	struct tap_uproc_probe *p;
 	struct tap_context *c;
 	size_t i;
@@ -367,7 +402,14 @@ tap_uproc_fire_probes(enum tap_uproc_event ev, struct inode *program,
 			continue;
 		c->regs = task_pt_regs(current);
 		c->probe_data = data;
+		if (user) {
+			hit.c = c;
+			hit.pc = instruction_pointer(c->regs);
+			hit.bias = p->uses_bias ? tap_uproc_bias(p) : 0;
+			__this_cpu_write(tap_uprobe_hit_cpu, &hit);
+		}
 		p->probe.handler(c);
+		__this_cpu_write(tap_uprobe_hit_cpu, NULL);
 		tap_context_exit(c);
 	}
 }

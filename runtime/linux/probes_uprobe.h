@@ -66,6 +66,8 @@ struct tap_uproc_probe {
 	enum tap_uproc_event event;
 	const char *path;	/* only this program, or NULL */
 	int pid;		/* only this process, or 0 */
+	bool uses_bias;		/* @var: find path's load bias */
+	u64 load_vaddr;		/* path's first PT_LOAD page */
 	/* runtime */
 	struct inode *inode;
 };

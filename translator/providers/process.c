@@ -708,34 +708,70 @@ process_list(struct elab *e, struct derived_probe *dp,
 	return n;
 }
 
+/* The program a process event's @var reads, or NULL after an error:
+ * the process must have its memory (not at .end) and run PATH. */
+static const char *
+event_atvar_path(struct elab *e, struct derived_probe *dp, struct node *n)
+{
+	const struct pdata_process *pd = dp->pdata;
+
+	if (pd->event == PROC_END || pd->event == PROC_THREAD_END) {
+		diag_error(&e->s->diag, n->loc, "E_UNSUPPORTED",
+			   "@var in %s: an ending process has no memory left to read",
+			   dp->name);
+		return NULL;
+	}
+	if (!pd->path)
+		diag_error(&e->s->diag, n->loc, "E_UNSUPPORTED",
+			   "@var in %s: write process(\"PATH\") to say which program's variable",
+			   dp->name);
+	return pd->path;
+}
+
+/* The page of the first PT_LOAD of im: the bias is where the process
+ * mapped it minus this. */
+static uint64_t
+first_load_page(const struct elf_image *im)
+{
+	uint64_t low = UINT64_MAX;
+
+	for (size_t i = 0; i < im->nsegs; i++)
+		if (im->segs[i].offset == 0 && im->segs[i].vaddr < low)
+			low = im->segs[i].vaddr;
+	return low == UINT64_MAX ? 0 : low & ~(uint64_t)0xfff;
+}
+
 /* @var("name@file"[, "PATH"]) in a process probe: the probed file's
  * variable (provider.h). */
 struct ta_access *
 process_atvar(struct elab *e, struct derived_probe *dp, struct node *n)
 {
-	const struct pdata_uprobe *pd = dp->pdata;
+	bool event = pdata_kind_of(dp->pdata) == PD_PROCESS;
+	const char *path = event ? event_atvar_path(e, dp, n) :
+		((const struct pdata_uprobe *)dp->pdata)->path;
 	const char *module = n->u.atvar.module;
 	struct elf_image *im;
 	char err[512];
 
-	if (pdata_kind_of(dp->pdata) != PD_UPROBE) {
-		diag_error(&e->s->diag, n->loc, "E_UNSUPPORTED",
-			   "@var in %s is not supported yet (only in process function, statement and mark probes, where the program's load address is known)",
-			   dp->name);
+	if (!path)
 		return NULL;
-	}
 	if (module && (!elf_resolve_program(e->s->arena, module) ||
-		       strcmp(elf_resolve_program(e->s->arena, module), pd->path))) {
+		       strcmp(elf_resolve_program(e->s->arena, module), path))) {
 		diag_error(&e->s->diag, n->loc, "E_UNSUPPORTED",
 			   "@var(\"%s\", \"%s\") in a probe of %s: reading another file's variables is not supported yet",
-			   n->u.atvar.name, module, pd->path);
+			   n->u.atvar.name, module, path);
 		return NULL;
 	}
-	if (!(im = elf_image_get(e->s->arena, pd->path, err, sizeof(err)))) {
+	if (!(im = elf_image_get(e->s->arena, path, err, sizeof(err)))) {
 		diag_error(&e->s->diag, n->loc, "E_PROCESS_ELF", "%s", err);
 		return NULL;
 	}
-	return process_dwarf_atvar(e, pd->path, image_symbol_addr, im, n);
+	if (event) {	/* the run time finds the bias in the process's maps */
+		struct pdata_process *pd = dp->pdata;
+		pd->uses_bias = true;
+		pd->load_vaddr = first_load_page(im);
+	}
+	return process_dwarf_atvar(e, path, image_symbol_addr, im, n);
 }
 
 const struct provider provider_process = {

@@ -140,6 +140,9 @@ struct pdata_process {
 	enum process_event event;
 	const char *path;		/* only this program, or NULL */
 	int pid;			/* only this process, or 0 */
+	bool uses_bias;			/* @var: the program's load bias is
+					 * wanted (tap_ubias) */
+	uint64_t load_vaddr;		/* its first PT_LOAD's page */
 };
 
 static inline enum pdata_kind
