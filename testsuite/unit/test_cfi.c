@@ -4,7 +4,10 @@
  * (a frame-pointer prologue, stack realignment's *(rbp - 8), GNU ld's PLT
  * expression, a register saved by expression, the end of the stack, and
  * code with no CFI at all), reads its own file and checks the rule at
- * each instruction; then the C library's, when it is where Debian puts it.
+ * each instruction; then the C library's, when it is where Debian puts it,
+ * and a program whose CFI is only in .debug_frame of a separate debug file
+ * found by its .gnu_debuglink (made here with cc and objcopy; skipped
+ * without them).
  */
 #include <check.h>
 #include <limits.h>
@@ -204,6 +207,48 @@ START_TEST(libc)
 }
 END_TEST
 
+/* A program built with its CFI in .debug_frame only, the debug sections
+ * then moved to prog.debug beside it (objcopy --only-keep-debug, strip
+ * --strip-debug, --add-gnu-debuglink).  Skipped without the tools. */
+START_TEST(separate_debug_file)
+{
+	char dir[] = "/tmp/test_cfi.XXXXXX", cmd[1024], path[256], err[512];
+	struct cfi_table *t;
+	struct elf_image *im;
+	const struct elf_sym *s;
+	FILE *f;
+
+	ck_assert(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/leaf.c", dir);
+	f = fopen(path, "w");
+	ck_assert(f != NULL);
+	fputs("__attribute__((noipa)) long leaf(long x) { volatile long v[4] = { x }; return v[0] + 1; }\n"
+	      "int main(void) { return (int)leaf(1) - 2; }\n", f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && cc -O2 -g -fomit-frame-pointer -fno-asynchronous-unwind-tables -o prog leaf.c 2>/dev/null && "
+		 "objcopy --only-keep-debug prog prog.debug && strip --strip-debug prog && "
+		 "objcopy --add-gnu-debuglink=prog.debug prog", dir);
+	if (system(cmd) != 0) {
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		(void)system(cmd);
+		return;	/* no cc or binutils here */
+	}
+	snprintf(path, sizeof(path), "%s/prog", dir);
+	t = cfi_table_build(a, path, err, sizeof(err));
+	im = elf_image_load(a, path, err, sizeof(err));
+	ck_assert_msg(t && im, "%s", err);
+	ck_assert(t->n_debug_fdes > 0);
+	ck_assert(t->debug_file && strstr(t->debug_file, "/prog.debug"));
+	s = elf_find_func(im, "leaf");
+	ck_assert(s != NULL);
+	check_cfa(cfi_rule_at(t, s->addr), CFI_CFA_REG, CFI_X86_RSP, 8);
+	check_reg(&cfi_rule_at(t, s->addr)->ra, CFI_REG_AT_CFA, 0, -8);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	(void)system(cmd);
+}
+END_TEST
+
 static Suite *
 cfi_suite(void)
 {
@@ -216,6 +261,7 @@ cfi_suite(void)
 	tcase_add_test(tc, expressions);
 	tcase_add_test(tc, merged_and_sorted);
 	tcase_add_test(tc, libc);
+	tcase_add_test(tc, separate_debug_file);
 	suite_add_tcase(s, tc);
 	return s;
 }
