@@ -459,10 +459,13 @@ tap_uproc_syscall(enum tap_uproc_event ev, struct pt_regs *regs, long nr,
 
 	if (current->flags & PF_KTHREAD)
 		return;
-	/* at sys_exit too: the saved argument registers are the call's */
-	syscall_get_arguments(current, regs, args);
-	for (i = 0; i < 6; i++)
-		data[i] = (int64_t)args[i];
+	if (ev == TAP_UPROC_SYSCALL) {
+		syscall_get_arguments(current, regs, args);
+		for (i = 0; i < 6; i++)
+			data[i] = (int64_t)args[i];
+	} else {	/* .return offers no $argN */
+		memset(data, 0, 6 * sizeof(data[0]));
+	}
 	data[6] = nr;
 	data[7] = ret;
 	tap_uproc_fire_probes(ev, tap_current_program(), false, data);

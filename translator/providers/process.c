@@ -620,8 +620,9 @@ slot_var(struct elab *e, const char *name, int slot)
 	return cv;
 }
 
-/* process(...).syscall: $syscall and $arg1..$arg6; .syscall.return
- * also $return (as SystemTap: the argument registers are the call's). */
+/* process(...).syscall: $syscall and $arg1..$arg6; .syscall.return:
+ * $syscall and $return (stap -p2 refuses $argN there: "only
+ * process(PATH_OR_PID).syscall support $argN"). */
 static struct context_var *
 syscall_context(struct elab *e, const struct pdata_process *pd,
 		const char *name)
@@ -631,8 +632,9 @@ syscall_context(struct elab *e, const struct pdata_process *pd,
 
 	if (strcmp(name, "syscall") == 0)
 		return slot_var(e, "syscall", PROC_SYSCALL_NR_SLOT);
-	if (pd->event == PROC_SYSCALL_RETURN && strcmp(name, "return") == 0)
-		return slot_var(e, "return", PROC_SYSCALL_RET_SLOT);
+	if (pd->event == PROC_SYSCALL_RETURN)
+		return strcmp(name, "return") == 0 ?
+			slot_var(e, "return", PROC_SYSCALL_RET_SLOT) : NULL;
 	if (sscanf(name, "arg%d%c", &n, &tail) == 1 && n >= 1 && n <= 6)
 		return slot_var(e, arena_strdup(e->s->arena, name), n - 1);
 	return NULL;
@@ -687,7 +689,7 @@ process_list(struct elab *e, struct derived_probe *dp,
 		(*out)[n++] = process_context(e, dp, "syscall");
 		if (pp->event == PROC_SYSCALL_RETURN)
 			(*out)[n++] = process_context(e, dp, "return");
-		for (int i = 1; i <= 6; i++)
+		for (int i = 1; pp->event == PROC_SYSCALL && i <= 6; i++)
 			(*out)[n++] = process_context(e, dp,
 				arena_printf(e->s->arena, "arg%d", i));
 		return n;
