@@ -18,6 +18,11 @@
  * probe returns to the uretprobe trampoline: the kernel keeps the real
  * return address, by stack slot, in current->utask, where the walk finds
  * it.  Nothing is allocated; every user read is no-fault.
+ *
+ * Names: a mapping's inode matched to the embedded files, the symbol by
+ * binary search of the file's table.  A whole stack (print_ubacktrace,
+ * sprint_ubacktrace) is named under one mmap lock with the same mapping
+ * cache as the walk.
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -97,7 +102,7 @@ struct tap_uframe {
  * so most skip find_vma and the search of the files. */
 struct tap_uvma {
 	unsigned long start, end, pgoff;	/* pgoff in bytes */
-	const struct tap_ucfi *cfi;		/* NULL: none for this file */
+	const struct tap_usym_file *file;	/* NULL: not one of ours */
 	bool exec;				/* VM_EXEC */
 };
 
@@ -201,11 +206,11 @@ tap_uvma_at(struct mm_struct *mm, struct tap_uvma *cache, unsigned long pc)
 	cache->end = vma->vm_end;
 	cache->pgoff = vma->vm_pgoff << PAGE_SHIFT;
 	cache->exec = vma->vm_flags & VM_EXEC;
-	cache->cfi = NULL;
+	cache->file = NULL;
 	inode = vma->vm_file ? file_inode(vma->vm_file) : NULL;
 	for (i = 0; inode && i < tap_uprobe_tables.n_usym_files; i++)
 		if (tap_uprobe_tables.usym_files[i].inode == inode) {
-			cache->cfi = tap_uprobe_tables.usym_files[i].cfi;
+			cache->file = &tap_uprobe_tables.usym_files[i];
 			break;
 		}
 	return true;
@@ -216,9 +221,9 @@ static const struct tap_ucfi_rule *
 tap_ucfi_rule_at(struct mm_struct *mm, struct tap_uvma *cache,
 		 unsigned long pc)
 {
-	if (!tap_uvma_at(mm, cache, pc) || !cache->cfi)
+	if (!tap_uvma_at(mm, cache, pc) || !cache->file || !cache->file->cfi)
 		return NULL;
-	return tap_ucfi_find(cache->cfi, pc - cache->start + cache->pgoff);
+	return tap_ucfi_find(cache->file->cfi, pc - cache->start + cache->pgoff);
 }
 
 /* A register's value in the caller by rule r; false when unknown. */
@@ -338,13 +343,26 @@ tap_ufp_step(struct tap_uframe *f, bool at_entry)
 	return true;
 }
 
+/* The current task's mm, read-locked, or NULL (no mm, a kernel thread,
+ * NMI, or the lock is busy: never wait for it). */
+static struct mm_struct *
+tap_umm_trylock(void)
+{
+	struct mm_struct *mm = current->mm;
+
+	if (!mm || in_nmi() || (current->flags & PF_KTHREAD) ||
+	    !mmap_read_trylock(mm))
+		return NULL;
+	return mm;
+}
+
 unsigned int
 tap_ubt_save(struct tap_context *c, unsigned long *frames)
 {
 	const struct tap_uprobe_hit *h = tap_uprobe_current(c);
 	struct pt_regs *regs = tap_uregs(c);
-	struct mm_struct *mm = current->mm;
-	struct tap_uvma cache = { 0, 0, 0, NULL, false };
+	struct mm_struct *mm = NULL;
+	struct tap_uvma cache = { 0 };
 	const struct tap_ucfi_rule *r;
 	struct tap_uframe f;
 	bool locked, at_entry;
@@ -361,12 +379,11 @@ tap_ubt_save(struct tap_context *c, unsigned long *frames)
 	};
 	at_entry = h && h->u->at_entry && !h->u->is_return;
 	frames[n++] = f.pc;
-#ifdef TAP_UBT_NO_CFI	/* -D TAP_UBT_NO_CFI: frame pointers only */
-	locked = false;
-#else
-	locked = tap_uprobe_tables.n_usym_files && mm && !in_nmi() &&
-		 !(current->flags & PF_KTHREAD) && mmap_read_trylock(mm);
+#ifndef TAP_UBT_NO_CFI	/* -D TAP_UBT_NO_CFI: frame pointers only */
+	if (tap_uprobe_tables.n_usym_files)
+		mm = tap_umm_trylock();
 #endif
+	locked = mm != NULL;
 	while (n < TAP_UBT_FRAMES) {
 		r = locked ? tap_ucfi_rule_at(mm, &cache,
 					      f.exact ? f.pc : f.pc - 1)
@@ -411,43 +428,42 @@ tap_usym_find(const struct tap_usym_file *f, unsigned long off)
 	return !s->size || off < s->offset + s->size ? s : NULL;
 }
 
+/* What addr is, with the mmap lock held and cache as tap_uvma_at's. */
+static bool
+tap_usym_lookup_in(struct mm_struct *mm, struct tap_uvma *cache,
+		   unsigned long addr, struct tap_usym_info *info)
+{
+	const struct tap_usym_file *f;
+	const struct tap_usym *s;
+
+	memset(info, 0, sizeof(*info));
+	if (!tap_uvma_at(mm, cache, addr) || !cache->file)
+		return false;
+	f = cache->file;
+	info->path = f->path;
+	info->file_offset = addr - cache->start + cache->pgoff;
+	s = tap_usym_find(f, info->file_offset);
+	if (s) {
+		info->name = f->names + s->name;
+		info->offset = info->file_offset - s->offset;
+		info->size = s->size;
+	}
+	return true;
+}
+
 bool
 tap_usym_lookup(unsigned long addr, struct tap_usym_info *info)
 {
-	struct mm_struct *mm = current->mm;
-	struct vm_area_struct *vma;
-	struct inode *inode = NULL;
-	const struct tap_usym_file *f;
-	const struct tap_usym *s;
-	size_t i;
+	struct mm_struct *mm = tap_umm_trylock();
+	struct tap_uvma cache = { 0 };
+	bool found;
 
 	memset(info, 0, sizeof(*info));
-	if (!mm || in_nmi() || (current->flags & PF_KTHREAD) ||
-	    !mmap_read_trylock(mm))
+	if (!mm)
 		return false;
-	vma = find_vma(mm, addr);
-	if (vma && vma->vm_start <= addr && vma->vm_file) {
-		inode = file_inode(vma->vm_file);
-		info->file_offset = addr - vma->vm_start +
-				    (vma->vm_pgoff << PAGE_SHIFT);
-	}
+	found = tap_usym_lookup_in(mm, &cache, addr, info);
 	mmap_read_unlock(mm);
-	if (!inode)
-		return false;
-	for (i = 0; i < tap_uprobe_tables.n_usym_files; i++) {
-		f = &tap_uprobe_tables.usym_files[i];
-		if (f->inode != inode)
-			continue;
-		info->path = f->path;
-		s = tap_usym_find(f, info->file_offset);
-		if (s) {
-			info->name = f->names + s->name;
-			info->offset = info->file_offset - s->offset;
-			info->size = s->size;
-		}
-		return true;
-	}
-	return false;
+	return found;
 }
 
 static const char *
@@ -458,18 +474,47 @@ tap_basename(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* One line of print_ubacktrace() for addr, from what was found. */
+static int
+tap_usym_frame_line(char *buf, size_t size, unsigned long addr,
+		    const struct tap_usym_info *in)
+{
+	if (!in->path)
+		return scnprintf(buf, size, " 0x%lx\n", addr);
+	if (!in->name)
+		return scnprintf(buf, size, " 0x%lx [%s+0x%lx]\n", addr,
+				 tap_basename(in->path), in->file_offset);
+	return scnprintf(buf, size, " 0x%lx : %s+0x%lx/0x%lx [%s]\n", addr,
+			 in->name, in->offset, in->size, in->path);
+}
+
 int
 tap_usym_format_frame(char *buf, size_t size, unsigned long addr)
 {
 	struct tap_usym_info in;
 
-	if (!tap_usym_lookup(addr, &in) || !in.path)
-		return scnprintf(buf, size, " 0x%lx\n", addr);
-	if (!in.name)
-		return scnprintf(buf, size, " 0x%lx [%s+0x%lx]\n", addr,
-				 tap_basename(in.path), in.file_offset);
-	return scnprintf(buf, size, " 0x%lx : %s+0x%lx/0x%lx [%s]\n", addr,
-			 in.name, in.offset, in.size, in.path);
+	tap_usym_lookup(addr, &in);
+	return tap_usym_frame_line(buf, size, addr, &in);
+}
+
+size_t
+tap_ubt_sprint(char *buf, size_t size, const unsigned long *frames,
+	       unsigned int n)
+{
+	struct mm_struct *mm = tap_umm_trylock();
+	struct tap_uvma cache = { 0 };
+	struct tap_usym_info in;
+	size_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i < n && len + 1 < size; i++) {
+		if (!mm || !tap_usym_lookup_in(mm, &cache, frames[i], &in))
+			memset(&in, 0, sizeof(in));
+		len += tap_usym_frame_line(buf + len, size - len, frames[i], &in);
+	}
+	if (mm)
+		mmap_read_unlock(mm);
+	return len;
 }
 
 int
@@ -486,17 +531,44 @@ tap_usym_format_data(char *buf, size_t size, unsigned long addr)
 			 in.size, tap_basename(in.path));
 }
 
+/* One frame's line into the probe's output. */
+static void
+tap_usym_print_line(struct tap_context *c, unsigned long addr,
+		    const struct tap_usym_info *in)
+{
+	if (!in->path)
+		tap_printf(c, " 0x%lx\n", addr);
+	else if (!in->name)
+		tap_printf(c, " 0x%lx [%s+0x%lx]\n", addr, tap_basename(in->path),
+			   in->file_offset);
+	else
+		tap_printf(c, " 0x%lx : %s+0x%lx/0x%lx [%s]\n", addr, in->name,
+			   in->offset, in->size, in->path);
+}
+
 void
 tap_usym_print_frame(struct tap_context *c, unsigned long addr)
 {
 	struct tap_usym_info in;
 
-	if (!tap_usym_lookup(addr, &in) || !in.path)
-		tap_printf(c, " 0x%lx\n", addr);
-	else if (!in.name)
-		tap_printf(c, " 0x%lx [%s+0x%lx]\n", addr, tap_basename(in.path),
-			   in.file_offset);
-	else
-		tap_printf(c, " 0x%lx : %s+0x%lx/0x%lx [%s]\n", addr, in.name,
-			   in.offset, in.size, in.path);
+	tap_usym_lookup(addr, &in);
+	tap_usym_print_line(c, addr, &in);
+}
+
+void
+tap_ubt_print(struct tap_context *c, const unsigned long *frames,
+	      unsigned int n)
+{
+	struct mm_struct *mm = tap_umm_trylock();
+	struct tap_uvma cache = { 0 };
+	struct tap_usym_info in;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!mm || !tap_usym_lookup_in(mm, &cache, frames[i], &in))
+			memset(&in, 0, sizeof(in));
+		tap_usym_print_line(c, frames[i], &in);
+	}
+	if (mm)
+		mmap_read_unlock(mm);
 }

@@ -95,9 +95,15 @@ bool tap_usym_lookup(unsigned long addr, struct tap_usym_info *info);
 
 /* " 0x... : sym+0x1d/0x2f [/path]\n" (or less when unknown) into buf. */
 int tap_usym_format_frame(char *buf, size_t size, unsigned long addr);
-/* The same line straight into the probe's output (print_ubacktrace(): a
- * deep stack with long paths is longer than a MAXSTRINGLEN string). */
+/* The same line straight into the probe's output (print_ustack(): a deep
+ * stack with long paths is longer than a MAXSTRINGLEN string). */
 void tap_usym_print_frame(struct tap_context *c, unsigned long addr);
+/* Those lines for a whole stack, under one mmap lock: into buf (how many
+ * bytes), or into the probe's output (print_ubacktrace()). */
+size_t tap_ubt_sprint(char *buf, size_t size, const unsigned long *frames,
+		      unsigned int n);
+void tap_ubt_print(struct tap_context *c, const unsigned long *frames,
+		   unsigned int n);
 /* "sym+0x1d/0x2f [file]", as usymdata() */
 int tap_usym_format_data(char *buf, size_t size, unsigned long addr);
 
