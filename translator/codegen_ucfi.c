@@ -179,7 +179,7 @@ static void
 warn(struct cg *g, const char *what)
 {
 	if (!g->s->diag.quiet && g->s->diag.out && !g->s->opts.suppress_warnings)
-		fprintf(g->s->diag.out, "tapc: warning: user backtraces follow frame pointers only in %s\n",
+		fprintf(g->s->diag.out, "tapc: warning: no call frame information for user backtraces (frame pointers only): %s\n",
 			what);
 }
 
