@@ -564,8 +564,13 @@ tap_uproc_first_end(int tgid, struct inode **program)
 		old = atomic64_read(b);
 		if ((u32)(old >> 32) == (u32)tgid &&
 		    ((now - (old & 0xffffffffu)) & 0xffffffffu) < HZ) {
-			/* another thread of it ended it */
-			*program = READ_ONCE(tap_uproc_ended_program[i]);
+			/* another thread of it ended it.  Ours (read before)
+			 * is right unless that one has forgotten the tgid
+			 * since, and then it has said with what program (it
+			 * says so right after its claim, before forgetting;
+			 * until then the slot may hold an older tgid's) */
+			if (!*program)
+				*program = READ_ONCE(tap_uproc_ended_program[i]);
 			return false;
 		}
 		if (atomic64_cmpxchg(b, old, mine) == old) {

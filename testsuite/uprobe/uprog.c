@@ -203,7 +203,8 @@ waiter(void *arg)
 	return arg;
 }
 
-/* a thread waits as above; the main thread joins it */
+/* a thread waits as above; the main thread joins it, and exits a little
+ * later (the join returns while the thread is still on its way out) */
 static void
 thread_wait(void)
 {
@@ -211,6 +212,7 @@ thread_wait(void)
 
 	pthread_create(&t, NULL, waiter, NULL);
 	pthread_join(t, NULL);
+	usleep(100000);
 }
 
 int
