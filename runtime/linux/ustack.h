@@ -71,8 +71,14 @@ struct tap_ucfi {
 	const struct tap_ucfi_rule *rules;
 };
 
+/* How deep a walk goes: SystemTap's -D MAXBACKTRACE=N is honoured (the
+ * frames are a local array: keep it to a few hundred at most). */
 #ifndef TAP_UBT_FRAMES
+#ifdef MAXBACKTRACE
+#define TAP_UBT_FRAMES MAXBACKTRACE
+#else
 #define TAP_UBT_FRAMES 20
+#endif
 #endif
 
 /* The user pc of the probe (the probed instruction for a uprobe, the
