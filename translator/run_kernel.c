@@ -7,16 +7,21 @@
  * and a taprun command line that runs in the guest (so -c runs there too);
  * boot the target kernel (-r, default the newest installed with headers)
  * in QEMU, then print what the script printed and say if the kernel log
- * shows a BUG, Oops, WARNING or RCU stall.
+ * shows a BUG, Oops, WARNING or RCU stall.  The guest is busybox: the -c
+ * program, when this host has it as an ELF file, is brought along so that
+ * -c 'cat FILE' runs the host's cat (which read()s) and not busybox's
+ * (which sendfile()s), as the command would on this host.
  */
 #include "translator/run_kernel.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "translator/debuginfo/elf_syms.h"
 #include "translator/debuginfo/kernel.h"
 #include "translator/paths.h"
 #include "translator/providers/provider.h"
@@ -122,6 +127,46 @@ write_guest_files(struct session *s, FILE *f)
 }
 
 static bool
+is_elf_file(const char *path)
+{
+	unsigned char magic[4] = { 0 };
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return false;
+	size_t n = fread(magic, 1, sizeof(magic), f);
+	fclose(f);
+	return n == 4 && memcmp(magic, "\177ELF", 4) == 0;
+}
+
+/* The -c command's program, found on this host's PATH as the shell would,
+ * goes into the guest under /tap/files, which is first on the guest's PATH
+ * (with its libraries, by the VM tools).  A program the probes already
+ * brought (a path in -c) is left to write_guest_files. */
+static void
+write_command_program(struct session *s, FILE *f)
+{
+	const char *cmd = s->opts.target_command;
+
+	if (!cmd)
+		return;
+	cmd += strspn(cmd, " \t");
+	const char *name = arena_strndup(s->arena, cmd, strcspn(cmd, " \t;|&<>()$`'\""));
+	/* sh is the guest's own shell; a path was brought by the probes */
+	if (!*name || strchr(name, '/') || strchr(name, '=') ||
+	    strcmp(name, "sh") == 0)
+		return;
+	const char *path = elf_resolve_program(s->arena, name);
+	if (!path || !is_elf_file(path))
+		return;
+	const char *base = strrchr(path, '/') + 1;
+	fprintf(f, "file %s\n", path);
+	if (strcmp(base, name) != 0)	/* python3 -> python3.11 */
+		fprintf(f, "run ln -sf %s /tap/files/%s &&\n",
+			shell_quote(s, base), shell_quote(s, name));
+}
+
+static bool
 write_spec(struct session *s, const char *spec, const char *ko)
 {
 	const char *argv[TAPRUN_MAX_ARGS];
@@ -135,6 +180,7 @@ write_spec(struct session *s, const char *spec, const char *ko)
 	fprintf(f, "test script\nmodule %s\ntimeout %d\n", ko,
 		s->opts.time_limit ? s->opts.time_limit + 60 : 600);
 	write_guest_files(s, f);
+	write_command_program(s, f);
 	fprintf(f, "run taprun");
 	for (int i = 0; i < n; i++)
 		fprintf(f, " %s", shell_quote(s, argv[i]));
