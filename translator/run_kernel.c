@@ -284,11 +284,12 @@ run_in_vm(struct session *s, const char *ko)
 		fprintf(stderr, "tapc: the guest kernel reported a problem (%s/klog)\n", out);
 		return 1;
 	}
+	int rc = read_rc(rc_path);	/* before the directory goes */
 	if (!s->opts.keep_build) {
 		const char *rm[] = { "rm", "-rf", dir, NULL };
 		spawn_wait((char *const *)rm, NULL);
 	}
-	return read_rc(rc_path);
+	return rc;
 }
 
 int

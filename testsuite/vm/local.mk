@@ -36,7 +36,7 @@ TAP_VM_FILES = \
 	testsuite/vm/tests/hello-stress-stop.out \
 	testsuite/vm/tests/hello-term-hup.out
 
-EXTRA_DIST += $(TAP_VM_FILES) testsuite/vm/vm.test
+EXTRA_DIST += $(TAP_VM_FILES) testsuite/vm/vm.test testsuite/vm/tapc-vm.test
 
 # The tools `tapc --vm` runs, installed in $(pkglibexecdir)/vm.
 vmtoolsdir = $(pkglibexecdir)/vm
@@ -46,7 +46,7 @@ vmtools_SCRIPTS = \
 	testsuite/vm/boot \
 	testsuite/vm/run-batch \
 	testsuite/vm/vmrun
-TESTS += testsuite/vm/vm.test
+TESTS += testsuite/vm/vm.test testsuite/vm/tapc-vm.test
 
 TAP_VM_BUILD = $(abs_top_builddir)/testsuite/vm/build
 TAP_VM_RESULTS = $(abs_top_builddir)/testsuite/vm/results
