@@ -20,6 +20,7 @@
 
 #include "translator/build.h"
 #include "translator/codegen.h"
+#include "translator/debuginfo/cache_dir.h"
 #include "translator/hash.h"
 #include "translator/paths.h"
 
@@ -130,30 +131,13 @@ build_cache_path(const char *rt, const char *text, size_t len,
 	snprintf(out, size, "%s/user/%s", paths_cache_dir(), hex);
 }
 
-static bool
-build_mkdir_p(const char *path)
-{
-	char buf[PATH_MAX];
-	char *p;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(buf, 0755);
-		*p = '/';
-	}
-	return mkdir(buf, 0755) == 0 || errno == EEXIST;
-}
-
 /* Keep the program for next time; a failure only costs a rebuild. */
 static void
 build_cache_store(const char *cache_dir, const char *prog, const char *name)
 {
 	char cmd[5 * PATH_MAX];
 
-	if (!build_mkdir_p(cache_dir))
+	if (!cache_mkdir_p(cache_dir))
 		return;
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s/.tmp' 2>/dev/null && "
 		 "mv '%s/.tmp' '%s/%.60s'", prog, cache_dir, cache_dir,

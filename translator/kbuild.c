@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "translator/debuginfo/cache_dir.h"
 #include "translator/debuginfo/kernel.h"
 #include "translator/hash.h"
 #include "translator/paths.h"
@@ -139,21 +140,6 @@ write_file(struct session *s, const char *path, const char *text)
 }
 
 static bool
-mkdir_p(const char *path)
-{
-	char buf[4096];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(buf, 0755);
-			*p = '/';
-		}
-	return mkdir(buf, 0755) == 0 || errno == EEXIST;
-}
-
-static bool
 copy_file(const char *from, const char *to)
 {
 	char buf[65536];
@@ -269,7 +255,7 @@ kbuild_build_module(struct session *s, const char *c_text, const char *name,
 	cached = cache_path(s, key, name);
 	const char *cache_dir = arena_printf(s->arena, "%s/modules/%s",
 					     paths_cache_dir(), key);
-	if (mkdir_p(cache_dir) && copy_file(ko, cached))
+	if (cache_mkdir_p(cache_dir) && copy_file(ko, cached))
 		ko = cached;
 	if (s->opts.keep_build)
 		fprintf(stderr, "tapc: keeping the build directory %s\n", dir);

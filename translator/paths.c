@@ -3,6 +3,8 @@
  */
 #include "translator/paths.h"
 
+#include "translator/debuginfo/cache_dir.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,18 +85,7 @@ paths_vm_tools(void)
 const char *
 paths_cache_dir(void)
 {
-	static char buf[PATH_MAX];
-	const char *v = getenv("TAPC_CACHE_DIR");
+	const char *root = cache_root();
 
-	if (v && *v)
-		return v;
-	if (buf[0])
-		return buf;
-	v = getenv("XDG_CACHE_HOME");
-	if (v && *v)
-		snprintf(buf, sizeof(buf), "%s/tapc", v);
-	else
-		snprintf(buf, sizeof(buf), "%s/.cache/tapc",
-			 getenv("HOME") ? getenv("HOME") : "/tmp");
-	return buf;
+	return root ? root : "/tmp/.cache/tapc";
 }

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE	/* asprintf */
 #include "translator/debuginfo/btf_internal.h"
+#include "translator/debuginfo/cache_dir.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -103,39 +104,16 @@ btf_extract_from_image(const unsigned char *img, size_t size, char **btf_out,
 	return false;
 }
 
-/* The cache directory: opts->cache_dir, else $XDG_CACHE_HOME/tapc, else
- * $HOME/.cache/tapc; NULL when caching is off or impossible. */
+/* The cache directory: opts->cache_dir, else the cache root
+ * (cache_dir.h); NULL when caching is off or impossible. */
 static char *
 btf_cache_dir(const struct btf_load_opts *opts)
 {
-	const char *base;
-	char *dir = NULL;
+	const char *root = cache_root();
 
 	if (opts && opts->cache_dir)
 		return opts->cache_dir[0] ? strdup(opts->cache_dir) : NULL;
-	if ((base = getenv("XDG_CACHE_HOME")) && base[0] == '/') {
-		if (asprintf(&dir, "%s/tapc", base) < 0)
-			return NULL;
-	} else if ((base = getenv("HOME")) && base[0] == '/') {
-		if (asprintf(&dir, "%s/.cache/tapc", base) < 0)
-			return NULL;
-	}
-	return dir;
-}
-
-static void
-btf_mkdir_p(char *dir)
-{
-	char *p;
-
-	for (p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(dir, 0755);
-		*p = '/';
-	}
-	mkdir(dir, 0755);
+	return root ? strdup(root) : NULL;
 }
 
 /* btf-KREL for /boot/vmlinuz-KREL; other names get a hash of the path. */
@@ -218,14 +196,11 @@ static void
 btf_cache_put(const char *dir, const char *file, const char *key,
 	      const char *blob, size_t size)
 {
-	char *tmp = NULL, *d = strdup(dir);
+	char *tmp = NULL;
 	FILE *f;
 	bool ok;
 
-	if (!d)
-		return;
-	btf_mkdir_p(d);
-	free(d);
+	cache_mkdir_p(dir);
 	if (asprintf(&tmp, "%s.tmp.%ld", file, (long)getpid()) < 0)
 		return;
 	if (!(f = fopen(tmp, "wb"))) {

@@ -5,7 +5,7 @@
  * pay for the walk every time.
  *
  * Takes: a dw_file whose index was just built, or one to fill.  Produces:
- * $XDG_CACHE_HOME/tapc/dwarf/ (else ~/.cache/tapc/dwarf/) files named by
+ * files in the cache root's dwarf/ (cache_dir.h) named by
  * the ELF file's path, size and mtime; a file that changes gets a new
  * name.  Format: "TAPCDWI2", a count, then per function its DIE offset,
  * CU offset, name length and the name with its NUL (host byte order).
@@ -20,56 +20,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "translator/debuginfo/cache_dir.h"
 #include "translator/debuginfo/dwarf_internal.h"
 
 #define DW_CACHE_MAGIC "TAPCDWI2"
 #define DW_CACHE_MIN_SIZE (64u << 20)	/* smaller files index fast */
 
-static bool
-mkdir_p(char *dir)
-{
-	for (char *p = dir + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-				*p = '/';
-				return false;
-			}
-			*p = '/';
-		}
-	return mkdir(dir, 0755) == 0 || errno == EEXIST;
-}
-
-/* FNV-1a of the path: the file name stays short. */
-static unsigned long long
-path_hash(const char *s)
-{
-	unsigned long long h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 /* The cache file for f, or false when f is small or has no cache dir. */
 static bool
 cache_path(const struct dw_file *f, char *out, size_t len, bool create)
 {
-	const char *base = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	char dir[4096];
 	struct stat st;
 
 	if (stat(f->path, &st) != 0 || (size_t)st.st_size < DW_CACHE_MIN_SIZE)
 		return false;
-	if (base && base[0] == '/')
-		snprintf(dir, sizeof(dir), "%s/tapc/dwarf", base);
-	else if (home && home[0] == '/')
-		snprintf(dir, sizeof(dir), "%s/.cache/tapc/dwarf", home);
-	else
+	if (!cache_subdir("dwarf", create, dir, sizeof(dir)))
 		return false;
-	if (create && !mkdir_p(dir))
-		return false;
-	snprintf(out, len, "%s/%016llx-%llx-%llx.idx", dir, path_hash(f->path),
+	snprintf(out, len, "%s/%016llx-%llx-%llx.idx", dir,
+		 (unsigned long long)cache_name_hash(f->path),
 		 (unsigned long long)st.st_size,
 		 (unsigned long long)st.st_mtim.tv_sec * 1000000000ULL +
 		 (unsigned long long)st.st_mtim.tv_nsec);

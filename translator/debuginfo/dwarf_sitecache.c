@@ -10,8 +10,7 @@
  * for the probes whose $variables a script reads.
  *
  * Takes: a key (any text: the query), then per DWARF file its sites.
- * Produces: $XDG_CACHE_HOME/tapc/dwsites/HASH.sites (else under
- * ~/.cache): "TAPCDWS1", the key, then per file "F\tSIZE\tMTIME_NS\tPATH"
+ * Produces: dwsites/HASH.sites in the cache root (cache_dir.h): "TAPCDWS1", the key, then per file "F\tSIZE\tMTIME_NS\tPATH"
  * and its sites "S\t<fields>\tFUNCTION\tDECL_FILE\tSYMBOL", tab-separated.
  * A file whose size or mtime changed has no sites in the cache.
  * Must not: trust a cache file that does not parse (then it is ignored),
@@ -25,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "translator/debuginfo/cache_dir.h"
 #include "translator/debuginfo/dwarf_internal.h"
 
 #define DW_SITES_MAGIC "TAPCDWS1"
@@ -58,37 +58,15 @@ sc_stat(const char *path, unsigned long long *size, unsigned long long *mtime)
 	return true;
 }
 
-static bool
-sc_mkdir_p(char *dir)
-{
-	for (char *p = dir + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-				*p = '/';
-				return false;
-			}
-			*p = '/';
-		}
-	return mkdir(dir, 0755) == 0 || errno == EEXIST;
-}
-
 static char *
 sc_path(const char *key)
 {
-	const char *base = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	unsigned long long h = 1469598103934665603ULL;
 	char dir[4096], out[4200];
 
-	if (base && base[0] == '/')
-		snprintf(dir, sizeof(dir), "%s/tapc/dwsites", base);
-	else if (home && home[0] == '/')
-		snprintf(dir, sizeof(dir), "%s/.cache/tapc/dwsites", home);
-	else
+	if (!cache_subdir("dwsites", false, dir, sizeof(dir)))
 		return NULL;
-	for (const char *s = key; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	snprintf(out, sizeof(out), "%s/%016llx.sites", dir, h);
+	snprintf(out, sizeof(out), "%s/%016llx.sites", dir,
+		 (unsigned long long)cache_name_hash(key));
 	return dw_xstrdup(out);
 }
 
@@ -282,7 +260,7 @@ sc_store(const struct dw_site_cache *c)
 
 	snprintf(dir, sizeof(dir), "%s", c->file);
 	*strrchr(dir, '/') = '\0';
-	if (!sc_mkdir_p(dir))
+	if (!cache_mkdir_p(dir))
 		return;
 	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", c->file, (int)getpid());
 	if (!(out = fopen(tmp, "we")))

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "translator/debuginfo/btf_internal.h"
+#include "translator/debuginfo/cache_dir.h"
 #include "translator/debuginfo/kmod_index.h"
 
 #define KMOD_INDEX_MAGIC "TAPCKMI1"
@@ -227,42 +228,18 @@ kmi_walk(struct kmod_index *ix, const char *dir, int depth)
 /* ---- the disk cache ---- */
 
 static bool
-kmi_mkdir_p(char *dir)
-{
-	for (char *p = dir + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-				*p = '/';
-				return false;
-			}
-			*p = '/';
-		}
-	return mkdir(dir, 0755) == 0 || errno == EEXIST;
-}
-
-static bool
 kmi_cache_path(const char *modules_dir, char *out, size_t len, bool create)
 {
-	const char *base = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	unsigned long long h = 1469598103934665603ULL;
 	char dir[4096], dep[4096];
 	struct stat st;
 
 	snprintf(dep, sizeof(dep), "%s/modules.dep", modules_dir);
 	if (stat(dep, &st) != 0 && stat(modules_dir, &st) != 0)
 		return false;
-	if (base && base[0] == '/')
-		snprintf(dir, sizeof(dir), "%s/tapc/kmods", base);
-	else if (home && home[0] == '/')
-		snprintf(dir, sizeof(dir), "%s/.cache/tapc/kmods", home);
-	else
+	if (!cache_subdir("kmods", create, dir, sizeof(dir)))
 		return false;
-	if (create && !kmi_mkdir_p(dir))
-		return false;
-	for (const char *s = modules_dir; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	snprintf(out, len, "%s/%016llx-%llx-%llx.idx", dir, h,
+	snprintf(out, len, "%s/%016llx-%llx-%llx.idx", dir,
+		 (unsigned long long)cache_name_hash(modules_dir),
 		 (unsigned long long)st.st_size,
 		 (unsigned long long)st.st_mtim.tv_sec * 1000000000ULL +
 		 (unsigned long long)st.st_mtim.tv_nsec);

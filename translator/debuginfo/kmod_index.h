@@ -12,8 +12,8 @@
  * that exist only inlined are not in a symbol table, so a wildcard over
  * modules does not find them (name the module to get them).
  *
- * Built once per release and kept on disk ($XDG_CACHE_HOME/tapc/kmods/,
- * else ~/.cache/tapc/kmods/), named by the directory and the size and
+ * Built once per release and kept on disk (kmods/ in the cache root, see
+ * cache_dir.h), named by the directory and the size and
  * mtime of its modules.dep, so depmod after an install makes a new one.
  * Takes: a modules directory.  Produces: a read-only index for the run.
  * Must not: fail a run because the cache cannot be written.

@@ -11,6 +11,8 @@ translator_debuginfo_libtapdebuginfo_a_SOURCES = \
 	translator/debuginfo/btf_vmlinuz.c \
 	translator/debuginfo/btf_types.c \
 	translator/debuginfo/btf_render.c \
+	translator/debuginfo/cache_dir.h \
+	translator/debuginfo/cache_dir.c \
 	translator/debuginfo/tracepoints.h \
 	translator/debuginfo/tracepoints.c \
 	translator/debuginfo/kallsyms.h \
