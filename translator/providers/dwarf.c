@@ -817,35 +817,16 @@ atvar_file(struct elab *e, struct derived_probe *dp, struct node *n)
 struct ta_access *
 dwacc_atvar(struct elab *e, struct derived_probe *dp, struct node *n)
 {
-	struct arena *a = e->s->arena;
-	const char *spec = n->u.atvar.name, *at = strchr(spec, '@');
-	const char *name = at ? arena_strndup(a, spec, (size_t)(at - spec)) : spec;
-	const char *file = at && at[1] ? at + 1 : NULL;
+	const char *name, *file;
 	struct dw_file *f;
 	struct dw_var v;
-	char err[512];
-	int got;
 
-	if (!*name) {
-		diag_error(&e->s->diag, n->loc, "E_ATVAR",
-			   "@var needs a variable name: \"name\" or \"name@file.c\"");
+	if (!dwacc_atvar_spec(e, n, &name, &file) ||
+	    !(f = atvar_file(e, dp, n)) ||
+	    !dwacc_atvar_find(e, f, n, name, file, &v))
 		return NULL;
-	}
-	if (!(f = atvar_file(e, dp, n)))
-		return NULL;
-	got = dw_find_global(f, name, file, &v, err, sizeof(err));
-	if (got < 0) {
-		diag_error(&e->s->diag, n->loc, "E_NO_DEBUGINFO", "%s", err);
-		return NULL;
-	}
-	if (!got) {
-		diag_error(&e->s->diag, n->loc, "E_UNRESOLVED_TARGET",
-			   "@var: no static or global variable '%s'%s%s in the DWARF of %s",
-			   name, file ? " in a file matching " : "",
-			   file ? file : "", dw_path(f));
-		return NULL;
-	}
 	struct context_var *cv = make_var(e, f, &v, 0);
 	return dwacc_target(e, cv, &n->u.atvar.path,
-			    arena_printf(a, "@var(\"%s\")", spec), n->loc);
+			    arena_printf(e->s->arena, "@var(\"%s\")",
+					 n->u.atvar.name), n->loc);
 }

@@ -348,3 +348,35 @@ dwacc_parms(struct elab *e, struct context_var **vars, int nvars, int pretty)
 {
 	return tw_parms(e, vars, nvars, pretty, dwarf_source_of);
 }
+
+bool
+dwacc_atvar_spec(struct elab *e, const struct node *n, const char **name,
+		 const char **file)
+{
+	const char *spec = n->u.atvar.name, *at = strchr(spec, '@');
+
+	*name = at ? arena_strndup(e->s->arena, spec, (size_t)(at - spec)) : spec;
+	*file = at && at[1] ? at + 1 : NULL;
+	if (**name)
+		return true;
+	diag_error(&e->s->diag, n->loc, "E_ATVAR",
+		   "@var needs a variable name: \"name\" or \"name@file.c\"");
+	return false;
+}
+
+bool
+dwacc_atvar_find(struct elab *e, struct dw_file *f, const struct node *n,
+		 const char *name, const char *file, struct dw_var *v)
+{
+	char err[512];
+	int got = dw_find_global(f, name, file, v, err, sizeof(err));
+
+	if (got < 0)
+		diag_error(&e->s->diag, n->loc, "E_NO_DEBUGINFO", "%s", err);
+	else if (!got)
+		diag_error(&e->s->diag, n->loc, "E_UNRESOLVED_TARGET",
+			   "@var: no static or global variable '%s'%s%s in the DWARF of %s",
+			   name, file ? " in a file matching " : "",
+			   file ? file : "", dw_path(f));
+	return got > 0;
+}

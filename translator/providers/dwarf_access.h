@@ -72,4 +72,13 @@ bool dwacc_cast(struct elab *e, struct node *n, struct ta_access **out);
 struct ta_access *dwacc_atvar(struct elab *e, struct derived_probe *dp,
 			      struct node *n);
 
+/* The two halves of every @var("name[@file]") (kernel, module, process):
+ * split the spec into *name and *file (NULL without @FILE), false after
+ * an error for an empty name; then find the variable in f, false after
+ * an error (no such variable, or DWARF that cannot be read). */
+bool dwacc_atvar_spec(struct elab *e, const struct node *n,
+		      const char **name, const char **file);
+bool dwacc_atvar_find(struct elab *e, struct dw_file *f, const struct node *n,
+		      const char *name, const char *file, struct dw_var *v);
+
 #endif

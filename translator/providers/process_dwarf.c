@@ -280,38 +280,22 @@ process_dwarf_atvar(struct elab *e, const char *path,
 		    struct node *n)
 {
 	struct arena *a = e->s->arena;
-	const char *spec = n->u.atvar.name, *at = strchr(spec, '@');
-	const char *name = at ? arena_strndup(a, spec, (size_t)(at - spec)) : spec;
-	const char *file = at && at[1] ? at + 1 : NULL;
+	const char *spec = n->u.atvar.name, *name, *file;
 	struct process_dwarf d = { .symbol_addr = symbol_addr, .ctx = ctx };
 	struct dw_var v;
 	char err[512];
 	bool is_static = false;
-	int got;
 
-	if (!*name) {
-		diag_error(&e->s->diag, n->loc, "E_ATVAR",
-			   "@var needs a variable name: \"name\" or \"name@file.c\"");
+	if (!dwacc_atvar_spec(e, n, &name, &file))
 		return NULL;
-	}
 	if (!(d.file = dw_open(path, err, sizeof(err)))) {
 		diag_error(&e->s->diag, n->loc, "E_NO_DEBUGINFO",
 			   "@var in a process probe needs the program's DWARF: %s",
 			   err);
 		return NULL;
 	}
-	got = dw_find_global(d.file, name, file, &v, err, sizeof(err));
-	if (got < 0) {
-		diag_error(&e->s->diag, n->loc, "E_NO_DEBUGINFO", "%s", err);
+	if (!dwacc_atvar_find(e, d.file, n, name, file, &v))
 		return NULL;
-	}
-	if (!got) {
-		diag_error(&e->s->diag, n->loc, "E_UNRESOLVED_TARGET",
-			   "@var: no static or global variable '%s'%s%s in the DWARF of %s",
-			   name, file ? " in a file matching " : "",
-			   file ? file : "", path);
-		return NULL;
-	}
 	struct context_var *cv = dwacc_context_var(e, d.file, &v, 0, true);
 	if (!user_symbol_base(e, &d, cv->access, &is_static)) {
 		diag_error(&e->s->diag, n->loc, "E_UNRESOLVED_TARGET",
