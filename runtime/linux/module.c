@@ -150,8 +150,6 @@ tap_arm_all(void)
 					  tap_module.n_tracepoints);
 	if (!ret)
 		ret = tap_kprobes_arm(tap_module.kprobes, tap_module.n_kprobes);
-	if (!ret)
-		ret = tap_uprobes_arm();
 	if (ret)
 		tap_disarm_all();
 	return ret;
@@ -216,13 +214,22 @@ tap_session_arm(void)
 	 * no probe is armed yet, and exit requests come from this loader. */
 	if (atomic_read(&tap_session_state) == TAP_SESSION_STARTING) {
 		ret = tap_arm_all();
-		if (ret) {
-			atomic64_inc(&tap_error_count);
-			tap_request_exit();
-		} else {
+		/* User-space probes last, once the session runs: a probed
+		 * process can run into a uprobe's breakpoint the moment it is
+		 * placed, and that hit must fire, not be dropped as one
+		 * before RUNNING (SystemTap's task finder, too, lets running
+		 * tasks into their uprobes only after the session started). */
+		if (!ret) {
 			atomic_cmpxchg(&tap_session_state,
 				       TAP_SESSION_STARTING,
 				       TAP_SESSION_RUNNING);
+			ret = tap_uprobes_arm();
+			if (ret)
+				tap_disarm_all();
+		}
+		if (ret) {
+			atomic64_inc(&tap_error_count);
+			tap_request_exit();
 		}
 	}
 	tap_send_status(TAP_MSG_STARTED, ret);

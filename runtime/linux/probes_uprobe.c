@@ -13,7 +13,8 @@
  * Events: .begin is the exec of a program (in the new program), a fork
  * without exec (in the child, at its first return to user space), or,
  * for a process already running when the probes are armed, its first
- * return from a system call (or its exit); .end the exit of a process's
+ * return from a system call, or earlier its first uprobe hit or system
+ * call entry, or its exit; .end the exit of a process's
  * last thread; .thread.begin a new thread's first
  * return to user space (sys_exit of clone with 0, in the new thread);
  * .thread.end the exit of a thread that is not the last; .syscall and
@@ -96,6 +97,8 @@ tap_uprobe_run(struct tap_uprobe_probe *u, void (*handler)(struct tap_context *)
 
 #include "uprobe_entry.c"
 
+static void tap_uproc_begin_pending(void);
+
 /* The entry half of a .return probe: save its @entry values for the call
  * whose return address is at `stack`. */
 static void
@@ -128,6 +131,7 @@ tap_uprobe_handler(TAP_UPROBE_HANDLER_ARGS)
 
 	if (u->pid && current->tgid != u->pid)
 		return 0;
+	tap_uproc_begin_pending();
 	if (u->is_return)	/* the entry half on the first instruction:
 				 * the return address is at sp */
 		tap_uprobe_save_entry(u, regs, user_stack_pointer(regs), pc,
@@ -156,6 +160,7 @@ tap_uprobe_entry_handler(TAP_UPROBE_HANDLER_ARGS)
 
 	if (u->pid && current->tgid != u->pid)
 		return 0;
+	tap_uproc_begin_pending();
 	if (ri && ri->func == u->vaddr + bias)
 		tap_uprobe_save_entry(u, regs, ri->stack, pc, bias);
 #endif
@@ -174,6 +179,7 @@ tap_uretprobe_handler(TAP_URETPROBE_HANDLER_ARGS)
 
 	if (u->pid && current->tgid != u->pid)
 		return 0;
+	tap_uproc_begin_pending();
 	if (!u->entry_handler) {
 		tap_uprobe_run(u, u->probe.handler, regs, hit, NULL);
 		return 0;
@@ -474,8 +480,8 @@ tap_uproc_syscall(enum tap_uproc_event ev, struct pt_regs *regs, long nr,
 /*
  * Processes and threads that were running when the probes were armed:
  * their .begin / .thread.begin fires in the task itself (pid(), tid(),
- * execname() are its own) at its first return from a system call, or at
- * its exit if that comes first.  One atomic key per slot: a process's
+ * execname() are its own) before any other event of it
+ * (tap_uproc_begin_pending).  One atomic key per slot: a process's
  * tgid, or minus a thread's tid; tap_uproc_npending says whether any is
  * left.
  */
@@ -502,6 +508,7 @@ tap_uproc_pending_add(int tgid)
 static bool
 tap_uproc_pending_take(int tgid)
 {
+	atomic_t *slot;
 	unsigned int i;
 
 	/* not before the session runs (the begin probes run after the
@@ -509,13 +516,40 @@ tap_uproc_pending_take(int tgid)
 	if (!atomic_read(&tap_uproc_npending) ||
 	    atomic_read(&tap_session_state) != TAP_SESSION_RUNNING)
 		return false;
-	for (i = 0; i < TAP_UPROC_PROBES; i++)
-		if (atomic_cmpxchg(&tap_uproc_pending[(tgid * 2654435761u + i) %
-				   TAP_UPROC_PENDING], tgid, 0) == tgid) {
+	/* read first: every task's system calls look here while any is
+	 * pending, and a locked cmpxchg on each slot would bounce them */
+	for (i = 0; i < TAP_UPROC_PROBES; i++) {
+		slot = &tap_uproc_pending[(tgid * 2654435761u + i) %
+					  TAP_UPROC_PENDING];
+		if (atomic_read(slot) == tgid &&
+		    atomic_cmpxchg(slot, tgid, 0) == tgid) {
 			atomic_dec(&tap_uproc_npending);
 			return true;
 		}
+	}
 	return false;
+}
+
+/*
+ * The .begin / .thread.begin still owed to current (running since before
+ * the probes were armed), before any other event of it: its first return
+ * from a system call, or before its first uprobe hit or system call
+ * entry, or its exit.  So a process's .begin comes before its function
+ * probes even when it runs into a breakpoint before it returns from the
+ * system call it was in.
+ */
+static void
+tap_uproc_begin_pending(void)
+{
+	if (!atomic_read(&tap_uproc_npending))
+		return;
+	if (tap_uproc_pending_take(current->tgid))
+		tap_uproc_fire(TAP_UPROC_BEGIN,
+			       tap_uproc_program(current->tgid));
+	if (current->pid != current->tgid &&
+	    tap_uproc_pending_take(-current->pid))
+		tap_uproc_fire(TAP_UPROC_THREAD_BEGIN,
+			       tap_uproc_program(current->tgid));
 }
 
 static void
@@ -588,11 +622,7 @@ tap_uproc_exit_cb(void *data, struct task_struct *p)
 
 	/* a process or thread running since before the probes, still to
 	 * begin */
-	if (tap_uproc_pending_take(current->tgid))
-		tap_uproc_fire(TAP_UPROC_BEGIN, program);
-	if (current->pid != current->tgid &&
-	    tap_uproc_pending_take(-current->pid))
-		tap_uproc_fire(TAP_UPROC_THREAD_BEGIN, program);
+	tap_uproc_begin_pending();
 	/* signal->live was decremented before this tracepoint; the thread
 	 * that does not end the process ends as a thread */
 	if (atomic_read(&current->signal->live) == 0 &&
@@ -609,6 +639,7 @@ static bool tap_uproc_wants_syscall_return;
 static void
 tap_uproc_sys_enter_cb(void *data, struct pt_regs *regs, long id)
 {
+	tap_uproc_begin_pending();
 	tap_uproc_syscall(TAP_UPROC_SYSCALL, regs, id, 0);
 }
 
@@ -617,16 +648,9 @@ tap_uproc_sys_exit_cb(void *data, struct pt_regs *regs, long ret)
 {
 	long nr = syscall_get_nr(current, regs);
 
+	tap_uproc_begin_pending();
 	if (tap_uproc_wants_syscall_return)
 		tap_uproc_syscall(TAP_UPROC_SYSCALL_RETURN, regs, nr, ret);
-
-	if (tap_uproc_pending_take(current->tgid))
-		tap_uproc_fire(TAP_UPROC_BEGIN,
-			       tap_uproc_program(current->tgid));
-	if (current->pid != current->tgid &&
-	    tap_uproc_pending_take(-current->pid))
-		tap_uproc_fire(TAP_UPROC_THREAD_BEGIN,
-			       tap_uproc_program(current->tgid));
 	/* a new task's first return to user space: a thread, or a process
 	 * forked without exec (it runs its parent's program: a new process
 	 * of it, as in SystemTap) */
