@@ -12,7 +12,8 @@
  *   uprog threads   two threads, joined
  *   uprog fork      as `wait`, then fork a child that calls add(7, 8)
  *                   and exits without exec
- *   uprog thread-wait  as `wait`, in a second thread; main joins it
+ *   uprog thread-wait  as `wait`, in a second thread; main joins it and
+ *                   exits once the thread has left /proc
  *   uprog entry     triple(3, &out) (changes its parameter), fact(4)
  *                   (recursive; counts in the static uprog_static)
  *   uprog wait      wait (up to 60 s) until a uprobe breakpoint (int3)
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -196,23 +198,31 @@ fork_after_probe(void)
 		waitpid(child, NULL, 0);
 }
 
+static pid_t waiter_tid;
+
 static void *
 waiter(void *arg)
 {
+	waiter_tid = (pid_t)syscall(SYS_gettid);
 	wait_for_probe();
 	return arg;
 }
 
-/* a thread waits as above; the main thread joins it, and exits a little
- * later (the join returns while the thread is still on its way out) */
+/* a thread waits as above; the main thread joins it, and exits only when
+ * the thread is gone: the join returns when the thread has left its
+ * memory, before its exit event, and the thread leaves /proc after that
+ * event (so its .thread.end comes before the process's .end) */
 static void
 thread_wait(void)
 {
+	char task[64];
 	pthread_t t;
 
 	pthread_create(&t, NULL, waiter, NULL);
 	pthread_join(t, NULL);
-	usleep(100000);
+	snprintf(task, sizeof(task), "/proc/self/task/%d", (int)waiter_tid);
+	while (access(task, F_OK) == 0)
+		usleep(1000);
 }
 
 int
