@@ -367,24 +367,67 @@ tap_uproc_named(struct inode *inode)
  */
 static const struct tap_uprobe_probe tap_uproc_as_uprobe;
 
+/* Whether mapped file f is the file at path (its name first: d_path
+ * only for a mapping of a file of that name). */
+static bool
+tap_ufile_is(struct file *f, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char buf[256];
+	char *p;
+	bool same;
+
+	rcu_read_lock();
+	same = !strcmp(f->f_path.dentry->d_name.name, base ? base + 1 : path);
+	rcu_read_unlock();
+	if (!same)
+		return false;
+	p = d_path(&f->f_path, buf, sizeof(buf));
+	return !IS_ERR(p) && !strcmp(p, path);
+}
+
+/* The start of the current process's lowest mapping at file offset 0 of
+ * the file with this inode (or, inode NULL, at path); ULONG_MAX when
+ * there is none or the maps are busy. */
 static unsigned long
-tap_uproc_bias(const struct tap_uproc_probe *p)
+tap_ufile_start(struct inode *inode, const char *path)
 {
 	struct mm_struct *mm = current->mm;
 	unsigned long start = ULONG_MAX;
 	struct vm_area_struct *vma;
 
-	if (!p->inode || !mmap_read_trylock(mm))
-		return 0;
+	if (!mm || (current->flags & PF_KTHREAD) || !mmap_read_trylock(mm))
+		return ULONG_MAX;
 	/* find_vma: the same on every kernel (the VMA iterators are not) */
 	for (vma = find_vma(mm, 0); vma; vma = find_vma(mm, vma->vm_end))
 		if (vma->vm_file && !vma->vm_pgoff &&
-		    file_inode(vma->vm_file) == p->inode) {
+		    (inode ? file_inode(vma->vm_file) == inode
+			   : tap_ufile_is(vma->vm_file, path))) {
 			start = vma->vm_start;
 			break;
 		}
 	mmap_read_unlock(mm);
+	return start;
+}
+
+static unsigned long
+tap_uproc_bias(const struct tap_uproc_probe *p)
+{
+	unsigned long start = p->inode ? tap_ufile_start(p->inode, NULL)
+				       : ULONG_MAX;
+
 	return start == ULONG_MAX ? 0 : start - (unsigned long)p->load_vaddr;
+}
+
+unsigned long
+tap_ubias_file(struct tap_context *c, const char *path, u64 load_vaddr)
+{
+	unsigned long start;
+
+	if (!tap_uprobe_current(c))
+		return 0;
+	start = tap_ufile_start(NULL, path);
+	return start == ULONG_MAX ? 0 : start - (unsigned long)load_vaddr;
 }
 
 static void

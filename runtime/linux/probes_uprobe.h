@@ -124,6 +124,13 @@ int64_t tap_sdt_read(struct tap_context *c, unsigned long addr, int size,
  * outside a uprobe handler. */
 unsigned long tap_ubias(struct tap_context *c);
 
+/* The load bias in the current process of another file, at path, whose
+ * first PT_LOAD page is load_vaddr (@var of a library's variable): its
+ * lowest mapping at file offset 0 minus load_vaddr; 0 when it is not
+ * mapped, the maps are busy, or outside a uprobe or process handler. */
+unsigned long tap_ubias_file(struct tap_context *c, const char *path,
+			     u64 load_vaddr);
+
 /* Whether this CPU is in a uprobe handler (between its context enter
  * and exit): reads of $target memory are then user reads. */
 bool tap_in_uprobe(void);

@@ -39,6 +39,10 @@ TAP_UPROBE_FILES = \
 	testsuite/uprobe/uwrite.c \
 	testsuite/uprobe/tests/uwrite.stp \
 	testsuite/uprobe/tests/uwrite.out \
+	testsuite/uprobe/ulib.c \
+	testsuite/uprobe/ulib-main.c \
+	testsuite/uprobe/tests/ulib.stp \
+	testsuite/uprobe/tests/ulib.out \
 	examples/malloc.stp
 
 EXTRA_DIST += $(TAP_UPROBE_FILES) testsuite/uprobe/uprobe.test

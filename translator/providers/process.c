@@ -743,37 +743,80 @@ first_load_page(const struct elf_image *im)
 	return low == UINT64_MAX ? 0 : low & ~(uint64_t)0xfff;
 }
 
-/* @var("name@file"[, "PATH"]) in a process probe: the probed file's
- * variable (provider.h). */
+/*
+ * The file @var's second argument names in a probe of `path`: a path
+ * ("/usr/lib/libfoo.so"), or the file name of path itself or of one of
+ * the libraries it uses ("libfoo.so", "libc.so*"), as for .library().
+ * NULL after an error was reported.
+ */
+static const char *
+atvar_module_path(struct elab *e, struct node *n, const char *path)
+{
+	const char *module = n->u.atvar.module, *base, **libs, *found;
+	int nlibs;
+
+	if (strchr(module, '/')) {
+		if (!(found = elf_resolve_program(e->s->arena, module)))
+			diag_error(&e->s->diag, n->loc, "E_PROCESS_PATH",
+				   "@var(\"%s\", \"%s\"): no such file",
+				   n->u.atvar.name, module);
+		return found;
+	}
+	base = strrchr(path, '/');
+	if (!fnmatch(module, base ? base + 1 : path, 0))
+		return path;
+	nlibs = elf_ldd(e->s->arena, path, &libs);
+	for (int i = 0; i < nlibs; i++) {
+		base = strrchr(libs[i], '/');
+		if (!fnmatch(module, base ? base + 1 : libs[i], 0) &&
+		    libs[i][0] == '/')
+			return libs[i];
+	}
+	diag_error(&e->s->diag, n->loc, "E_PROCESS_PATH",
+		   "@var(\"%s\", \"%s\"): %s uses no library named \"%s\" (give its path)",
+		   n->u.atvar.name, module, path, module);
+	return NULL;
+}
+
+/* @var("name@file"[, "MODULE"]) in a process probe: a variable of the
+ * probed file, or of another file the process maps (a library, MODULE),
+ * at its link-time address plus that file's load bias (provider.h). */
 struct ta_access *
 process_atvar(struct elab *e, struct derived_probe *dp, struct node *n)
 {
 	bool event = pdata_kind_of(dp->pdata) == PD_PROCESS;
 	const char *path = event ? event_atvar_path(e, dp, n) :
 		((const struct pdata_uprobe *)dp->pdata)->path;
-	const char *module = n->u.atvar.module;
+	const char *file, *bias = NULL;
 	struct elf_image *im;
 	char err[512];
 
 	if (!path)
 		return NULL;
-	if (module && (!elf_resolve_program(e->s->arena, module) ||
-		       strcmp(elf_resolve_program(e->s->arena, module), path))) {
-		diag_error(&e->s->diag, n->loc, "E_UNSUPPORTED",
-			   "@var(\"%s\", \"%s\") in a probe of %s: reading another file's variables is not supported yet",
-			   n->u.atvar.name, module, path);
+	file = n->u.atvar.module ? atvar_module_path(e, n, path) : path;
+	if (!file)
 		return NULL;
-	}
-	if (!(im = elf_image_get(e->s->arena, path, err, sizeof(err)))) {
+	if (!(im = elf_image_get(e->s->arena, file, err, sizeof(err)))) {
 		diag_error(&e->s->diag, n->loc, "E_PROCESS_ELF", "%s", err);
 		return NULL;
 	}
-	if (event) {	/* the run time finds the bias in the process's maps */
+	if (strcmp(file, path)) {
+		/* another file: the run time looks for its mapping by path
+		 * (a C string literal: refuse what would need escaping) */
+		if (strpbrk(file, "\"\\\n?")) {
+			diag_error(&e->s->diag, n->loc, "E_UNSUPPORTED",
+				   "@var(\"%s\", \"%s\"): a path with quotes, backslashes, '?' or newlines is not supported",
+				   n->u.atvar.name, file);
+			return NULL;
+		}
+		bias = arena_printf(e->s->arena, "tap_ubias_file(c, \"%s\", 0x%llxULL)",
+				    file, (unsigned long long)first_load_page(im));
+	} else if (event) {	/* the run time finds the bias in the maps */
 		struct pdata_process *pd = dp->pdata;
 		pd->uses_bias = true;
 		pd->load_vaddr = first_load_page(im);
 	}
-	return process_dwarf_atvar(e, path, image_symbol_addr, im, n);
+	return process_dwarf_atvar(e, file, image_symbol_addr, im, bias, n);
 }
 
 const struct provider provider_process = {

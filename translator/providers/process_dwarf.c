@@ -29,12 +29,15 @@ struct process_dwarf {
 	struct process_dwarf *entry;	/* .return: the .call view */
 	uint64_t (*symbol_addr)(const char *name, void *ctx);
 	void *ctx;
+	const char *bias;	/* C expression of the file's load bias;
+				 * NULL: the probed file's, tap_ubias(c) */
 };
 
 /*
  * A static or global of the program is at its link-time address plus the
  * load bias of the probed file in the process that hit the probe (which
- * tap_ubias() knows), not at a kernel symbol: TA_BASE_SYMBOL becomes a
+ * tap_ubias() knows; another file's, a library's, by d->bias), not at a
+ * kernel symbol: TA_BASE_SYMBOL becomes a
  * C expression.  False when the file has no such symbol.
  */
 static bool
@@ -49,9 +52,10 @@ user_symbol_base(struct elab *e, struct process_dwarf *d, struct ta_access *t,
 	if (t->base.module || !(at = d->symbol_addr(t->base.symbol, d->ctx)))
 		return false;
 	t->base.kind = TA_BASE_REGS_EXPR;
-	t->base.c_expr = arena_printf(e->s->arena, "0x%llxULL + (uint64_t)%lldLL + tap_ubias(c)",
+	t->base.c_expr = arena_printf(e->s->arena, "0x%llxULL + (uint64_t)%lldLL + %s",
 				      (unsigned long long)at,
-				      (long long)t->base.offset);
+				      (long long)t->base.offset,
+				      d->bias ? d->bias : "tap_ubias(c)");
 	t->base.symbol = NULL;
 	return true;
 }
@@ -277,11 +281,12 @@ process_dwarf_statements(struct elab *e, const char *path, const char *spec,
 struct ta_access *
 process_dwarf_atvar(struct elab *e, const char *path,
 		    uint64_t (*symbol_addr)(const char *, void *), void *ctx,
-		    struct node *n)
+		    const char *bias, struct node *n)
 {
 	struct arena *a = e->s->arena;
 	const char *spec = n->u.atvar.name, *name, *file;
-	struct process_dwarf d = { .symbol_addr = symbol_addr, .ctx = ctx };
+	struct process_dwarf d = { .symbol_addr = symbol_addr, .ctx = ctx,
+				   .bias = bias };
 	struct dw_var v;
 	char err[512];
 	bool is_static = false;
@@ -290,8 +295,9 @@ process_dwarf_atvar(struct elab *e, const char *path,
 		return NULL;
 	if (!(d.file = dw_open(path, err, sizeof(err)))) {
 		diag_error(&e->s->diag, n->loc, "E_NO_DEBUGINFO",
-			   "@var in a process probe needs the program's DWARF: %s",
-			   err);
+			   "@var(\"%s\") needs the debug info (DWARF) of %s: %s%s",
+			   spec, path, err,
+			   bias ? " (build the library with -g, or install its -dbg package)" : "");
 		return NULL;
 	}
 	if (!dwacc_atvar_find(e, d.file, n, name, file, &v))

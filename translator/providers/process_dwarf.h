@@ -51,14 +51,17 @@ struct context_var *process_dwarf_var(struct elab *e, struct process_dwarf *d,
 void process_dwarf_set_entry(struct process_dwarf *ret,
 			     struct process_dwarf *call);
 
-/* @var("name@file") in `path`'s DWARF (n an N_ATVAR): the program's own
- * static or global, at its link-time address plus the probed file's load
- * bias, followed by n's path.  NULL after an error was reported. */
+/* @var("name@file") in `path`'s DWARF (n an N_ATVAR): that file's
+ * static or global, at its link-time address plus its load bias -- the
+ * probed file's (bias NULL: tap_ubias(c)) or, for another file such as a
+ * library of the program, the C expression bias -- followed by n's path.
+ * NULL after an error was reported. */
 struct node;
 struct ta_access *process_dwarf_atvar(struct elab *e, const char *path,
 				      uint64_t (*symbol_addr)(const char *name,
 							      void *ctx),
-				      void *ctx, struct node *n);
+				      void *ctx, const char *bias,
+				      struct node *n);
 
 /* Every context variable (for -L and hints); how many. */
 int process_dwarf_list(struct elab *e, struct process_dwarf *d,
