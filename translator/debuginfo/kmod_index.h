@@ -10,7 +10,12 @@
  * symbols outside init/exit and other text kprobes refuse).  Providers
  * then open only the modules whose names match both patterns.  Functions
  * that exist only inlined are not in a symbol table, so a wildcard over
- * modules does not find them (name the module to get them).
+ * modules does not find them in a module without a matching function of
+ * its own (name the module to get them).  Not indexed on purpose: their
+ * names are only in DWARF, and reading every module's DWARF once per
+ * release costs ~22 s (4.8 GB, 4023 modules of Debian's 6.1 -dbg
+ * package, page cache warm) for the 9 modules whose *_open functions are
+ * only inlined.
  *
  * Built once per release and kept on disk (kmods/ in the cache root, see
  * cache_dir.h), named by the directory and the size and

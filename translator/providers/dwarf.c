@@ -12,7 +12,8 @@
  *
  * M is a name, a path, or a pattern ("*", "nf_*"): a pattern takes the
  * release's modules from debuginfo/kmod_index.h whose symbol tables have
- * a matching function, and keeps the sites it finds in the site cache
+ * a matching function (so not a module whose matching functions are all
+ * inlined: kmod_index.h says why), and keeps the sites it finds in the site cache
  * (dw_site_cache_*) so that the next run opens no DWARF until variables
  * are used.  A module without DWARF (no -dbg package, not built with -g)
  * gets entry and return probes from its symbol table, typed by its BTF
@@ -511,6 +512,11 @@ match_module_wildcard(struct elab *e, struct node *point, struct dw_query *q,
 	if (!total && no_dwarf)
 		return fail(e, point, "E_NO_DEBUGINFO", "source lines, .inline and .exported need DWARF debug info, and none of the matching modules has it (install linux-image-%s-dbg)",
 			    kernel_release(e->s->kernel));
+	/* the index's limit (kmod_index.h), said where it bites */
+	if (!total && !e->listing && !e->cur_optional &&
+	    !point->u.point.optional && !point->u.point.sufficient)
+		return fail(e, point, "E_NO_MATCH", "no matching module has the function in its symbol table (one that exists only inlined is found by naming its module: module(\"NAME\").function(\"%s\"))",
+			    q->func);
 	return total;
 }
 
