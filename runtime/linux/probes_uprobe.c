@@ -11,11 +11,13 @@
  * sleep in a handler.
  *
  * Events: .begin is the exec of a program (in the new program), a fork
- * without exec (in the child, at its first return to user space), or,
- * for a process already running when the probes are armed, its first
- * return from a system call, or earlier its first uprobe hit or system
- * call entry, or its exit; .end the exit of a process's
- * last thread; .thread.begin a new thread's first
+ * (in the child, at its first return to user space: a new process of its
+ * parent's program, as in SystemTap), or, for a process already running
+ * when the probes are armed, its first return from a system call, or
+ * earlier its first uprobe hit or system call entry, or its exit; .end
+ * the exit of a process's last thread, or an exec (the end of the old
+ * program, before the new one's .begin, as in SystemTap: so every .begin
+ * has its .end); .thread.begin a new thread's first
  * return to user space (sys_exit of clone with 0, in the new thread);
  * .thread.end the exit of a thread that is not the last; .syscall and
  * .syscall.return every sys_enter/sys_exit of a task whose program (or
@@ -98,6 +100,7 @@ tap_uprobe_run(struct tap_uprobe_probe *u, void (*handler)(struct tap_context *)
 #include "uprobe_entry.c"
 
 static void tap_uproc_begin_pending(void);
+static bool tap_uproc_ready;
 
 /* The entry half of a .return probe: save its @entry values for the call
  * whose return address is at `stack`. */
@@ -432,7 +435,7 @@ tap_ubias_file(struct tap_context *c, const char *path, u64 load_vaddr)
 
 static void
 tap_uproc_fire_probes(enum tap_uproc_event ev, struct inode *program,
-		      bool named_only, int64_t *data)
+		      int64_t *data)
 {
 	struct tap_uprobe_hit hit = { .u = &tap_uproc_as_uprobe };
 	bool user = current->mm && !(current->flags & PF_KTHREAD);
@@ -443,8 +446,7 @@ tap_uproc_fire_probes(enum tap_uproc_event ev, struct inode *program,
 	for (i = 0; i < tap_uprobe_tables.n_uprocs; i++) {
 		p = &tap_uprobe_tables.uprocs[i];
 		if (p->event != ev || (p->pid && p->pid != current->tgid) ||
-		    (p->path && p->inode != program) ||
-		    (named_only && !p->path))
+		    (p->path && p->inode != program))
 			continue;
 		c = tap_context_enter(&p->probe, TAP_SESSION_RUNNING);
 		if (!c)
@@ -466,16 +468,7 @@ tap_uproc_fire_probes(enum tap_uproc_event ev, struct inode *program,
 static void
 tap_uproc_fire(enum tap_uproc_event ev, struct inode *program)
 {
-	tap_uproc_fire_probes(ev, program, false, NULL);
-}
-
-/* Only the probes that name a program: a fork without exec is a new
- * process of process("PATH").begin's program; process.begin (every
- * process) sees that process when it execs, as before. */
-static void
-tap_uproc_fire_named(enum tap_uproc_event ev, struct inode *program)
-{
-	tap_uproc_fire_probes(ev, program, true, NULL);
+	tap_uproc_fire_probes(ev, program, NULL);
 }
 
 /* The program current runs (compared, never dereferenced: a probe's
@@ -506,7 +499,9 @@ tap_uproc_syscall(enum tap_uproc_event ev, struct pt_regs *regs, long nr,
 	int64_t data[8];
 	int i;
 
-	if (current->flags & PF_KTHREAD)
+	/* not while the scan runs: a process it has not reached yet would
+	 * see its system call before its .begin */
+	if ((current->flags & PF_KTHREAD) || !READ_ONCE(tap_uproc_ready))
 		return;
 	if (ev == TAP_UPROC_SYSCALL) {
 		syscall_get_arguments(current, regs, args);
@@ -517,69 +512,173 @@ tap_uproc_syscall(enum tap_uproc_event ev, struct pt_regs *regs, long nr,
 	}
 	data[6] = nr;
 	data[7] = ret;
-	tap_uproc_fire_probes(ev, tap_current_program(), false, data);
+	tap_uproc_fire_probes(ev, tap_current_program(), data);
 }
 
 /*
- * Processes and threads that were running when the probes were armed:
- * their .begin / .thread.begin fires in the task itself (pid(), tid(),
+ * Processes and threads that were running when the probes were armed
+ * are found by a scan of the task list (tap_uproc_scan_running); their
+ * .begin / .thread.begin fires in the task itself (pid(), tid(),
  * execname() are its own) before any other event of it
- * (tap_uproc_begin_pending).  One atomic key per slot: a process's
- * tgid, or minus a thread's tid; tap_uproc_npending says whether any is
- * left.
+ * (tap_uproc_begin_pending).
+ *
+ * Why the scan comes AFTER the exec/fork/exit/sys_exit tracepoints are
+ * armed: a task that execs, forks or exits between a scan and the arming
+ * would be seen by neither and lose its .begin or .end.  Armed first,
+ * every event from then on is seen; a task the scan has not reached yet
+ * can then get an event of its own during the scan, so this table says,
+ * per task, what the scan must leave alone.  One key per slot: a
+ * process's tgid, or minus a thread's tid (an atomic_t, so that the
+ * system-call fast path can look without the lock); its state says
+ *   PENDING  the scan found it running: its .begin is owed, fired by its
+ *            first event (and the slot freed);
+ *   SEEN     only until the scan is done: an event of the task's own came
+ *            first (a .begin fired, or it ended before the scan decided
+ *            on it: no .end then, as it had no .begin), so the scan skips
+ *            it.
+ * Writes, and the scan's check-and-insert per task, hold tap_uproc_lock,
+ * so a task is decided once: by the scan or by its own event, never both
+ * (no second .begin), and an .end comes only after a .begin.  When the
+ * scan is done the SEEN slots are dropped (no events of later tasks are
+ * recorded: a pid reused later starts clean).  No allocation: the table
+ * is static; when it is full the scan warns and those tasks are not
+ * reported.
  */
 #define TAP_UPROC_PENDING 4096
 
-static atomic_t tap_uproc_pending[TAP_UPROC_PENDING];
-static atomic_t tap_uproc_npending;
+enum { TAP_UPROC_FREE, TAP_UPROC_PENDING_BEGIN, TAP_UPROC_SEEN };
 
-static bool
-tap_uproc_pending_add(int tgid)
+static DEFINE_SPINLOCK(tap_uproc_lock);
+static atomic_t tap_uproc_pending[TAP_UPROC_PENDING];	/* keys */
+static u8 tap_uproc_pstate[TAP_UPROC_PENDING];		/* under the lock */
+static atomic_t tap_uproc_npending;	/* PENDING slots: any to look for */
+static bool tap_uproc_scanned;		/* the scan is done; under the lock */
+/* tap_uproc_ready (declared above): the same, read without it */
+
+static unsigned int
+tap_uproc_pslot(int key, unsigned int i)
 {
-	unsigned int i;
-
-	for (i = 0; i < TAP_UPROC_PROBES; i++)
-		if (atomic_cmpxchg(&tap_uproc_pending[(tgid * 2654435761u + i) %
-				   TAP_UPROC_PENDING], 0, tgid) == 0) {
-			atomic_inc(&tap_uproc_npending);
-			return true;
-		}
-	return false;
+	return ((unsigned int)key * 2654435761u + i) % TAP_UPROC_PENDING;
 }
 
-/* Whether tgid was pending (it is not any more). */
-static bool
-tap_uproc_pending_take(int tgid)
+/* key's slot, or -1; under the lock */
+static int
+tap_uproc_pfind(int key)
 {
-	atomic_t *slot;
-	unsigned int i;
+	unsigned int i, s;
 
-	/* not before the session runs (the begin probes run after the
-	 * probes are armed): the event would be dropped */
-	if (!atomic_read(&tap_uproc_npending) ||
-	    atomic_read(&tap_session_state) != TAP_SESSION_RUNNING)
-		return false;
-	/* read first: every task's system calls look here while any is
-	 * pending, and a locked cmpxchg on each slot would bounce them */
 	for (i = 0; i < TAP_UPROC_PROBES; i++) {
-		slot = &tap_uproc_pending[(tgid * 2654435761u + i) %
-					  TAP_UPROC_PENDING];
-		if (atomic_read(slot) == tgid &&
-		    atomic_cmpxchg(slot, tgid, 0) == tgid) {
-			atomic_dec(&tap_uproc_npending);
+		s = tap_uproc_pslot(key, i);
+		if (atomic_read(&tap_uproc_pending[s]) == key &&
+		    tap_uproc_pstate[s] != TAP_UPROC_FREE)
+			return s;
+	}
+	return -1;
+}
+
+/* A new slot for key in state; false when full.  Under the lock. */
+static bool
+tap_uproc_pinsert(int key, u8 state)
+{
+	unsigned int i, s;
+
+	for (i = 0; i < TAP_UPROC_PROBES; i++) {
+		s = tap_uproc_pslot(key, i);
+		if (tap_uproc_pstate[s] == TAP_UPROC_FREE) {
+			tap_uproc_pstate[s] = state;
+			atomic_set(&tap_uproc_pending[s], key);
+			if (state == TAP_UPROC_PENDING_BEGIN)
+				atomic_inc(&tap_uproc_npending);
 			return true;
 		}
 	}
 	return false;
 }
 
+/* Under the lock. */
+static void
+tap_uproc_pfree(int s)
+{
+	if (tap_uproc_pstate[s] == TAP_UPROC_PENDING_BEGIN)
+		atomic_dec(&tap_uproc_npending);
+	tap_uproc_pstate[s] = TAP_UPROC_FREE;
+	atomic_set(&tap_uproc_pending[s], 0);
+}
+
+/* Whether a .begin of key (tgid, or -tid) is owed from the scan (it is
+ * not any more: the caller fires it). */
+static bool
+tap_uproc_pending_take(int key)
+{
+	unsigned long flags;
+	bool taken = false;
+	unsigned int i;
+	int s;
+
+	/* not before the session runs (the begin probes run after the
+	 * probes are armed): the event would be dropped */
+	if (!atomic_read(&tap_uproc_npending) ||
+	    atomic_read(&tap_session_state) != TAP_SESSION_RUNNING)
+		return false;
+	/* read first, without the lock: every task's system calls look here
+	 * while any is pending */
+	for (i = 0; i < TAP_UPROC_PROBES; i++)
+		if (atomic_read(&tap_uproc_pending[tap_uproc_pslot(key, i)]) ==
+		    key)
+			break;
+	if (i == TAP_UPROC_PROBES)
+		return false;
+	spin_lock_irqsave(&tap_uproc_lock, flags);
+	s = tap_uproc_pfind(key);
+	if (s >= 0 && tap_uproc_pstate[s] == TAP_UPROC_PENDING_BEGIN) {
+		tap_uproc_pfree(s);
+		/* the scan, still running, must not find it again */
+		if (!tap_uproc_scanned)
+			tap_uproc_pinsert(key, TAP_UPROC_SEEN);
+		taken = true;
+	}
+	spin_unlock_irqrestore(&tap_uproc_lock, flags);
+	return taken;
+}
+
+/*
+ * An event of key's own (a .begin from an exec, fork or clone, or an
+ * end) is about to be reported.  A .begin the scan owed it is taken (it
+ * is this one); while the scan runs the task is marked SEEN so that the
+ * scan leaves it alone.  Returns false when the event is an end of a
+ * task that has not begun: running since before the probes, it ends
+ * before the scan reached it (its whole life is before the session:
+ * neither its .begin nor its .end is reported).
+ */
+static bool
+tap_uproc_own_event(int key, bool is_end)
+{
+	unsigned long flags;
+	bool report = true;
+	int s;
+
+	/* the scan is done and nothing is pending: nothing to record */
+	if (READ_ONCE(tap_uproc_ready) && !atomic_read(&tap_uproc_npending))
+		return true;
+	spin_lock_irqsave(&tap_uproc_lock, flags);
+	s = tap_uproc_pfind(key);
+	if (s >= 0 && tap_uproc_pstate[s] == TAP_UPROC_PENDING_BEGIN)
+		tap_uproc_pfree(s);	/* (ends take it before: see callers) */
+	else if (s < 0 && !tap_uproc_scanned && is_end)
+		report = false;		/* running since before, not begun */
+	if (!tap_uproc_scanned && tap_uproc_pfind(key) < 0)
+		tap_uproc_pinsert(key, TAP_UPROC_SEEN);
+	spin_unlock_irqrestore(&tap_uproc_lock, flags);
+	return report;
+}
+
 /*
  * The .begin / .thread.begin still owed to current (running since before
  * the probes were armed), before any other event of it: its first return
  * from a system call, or before its first uprobe hit or system call
- * entry, or its exit.  So a process's .begin comes before its function
- * probes even when it runs into a breakpoint before it returns from the
- * system call it was in.
+ * entry, or its exec or exit.  So a process's .begin comes before its
+ * function probes even when it runs into a breakpoint before it returns
+ * from the system call it was in.
  */
 static void
 tap_uproc_begin_pending(void)
@@ -595,14 +694,26 @@ tap_uproc_begin_pending(void)
 			       tap_uproc_program(current->tgid));
 }
 
+/*
+ * An exec ends the old program and begins the new one (as in SystemTap):
+ * .end for the old (if it had begun: a .begin still owed fires first),
+ * then .begin for the new.  The task's programs are remembered under the
+ * lock while the scan runs, so the scan never puts back the old one.
+ */
 static void
 tap_uproc_exec_cb(void *data, struct task_struct *p, pid_t old_pid,
 		  struct linux_binprm *bprm)
 {
 	struct inode *program = bprm->file ? file_inode(bprm->file) : NULL;
+	struct inode *old = tap_uproc_program(current->tgid);
+	unsigned long flags;
 
-	tap_uproc_pending_take(current->tgid);	/* this .begin is the one */
+	tap_uproc_begin_pending();
+	if (tap_uproc_own_event(current->tgid, true))
+		tap_uproc_fire(TAP_UPROC_END, old);
+	spin_lock_irqsave(&tap_uproc_lock, flags);
 	tap_uproc_remember(current->tgid, tap_uproc_named(program));
+	spin_unlock_irqrestore(&tap_uproc_lock, flags);
 	tap_uproc_fire(TAP_UPROC_BEGIN, program);
 }
 
@@ -662,17 +773,20 @@ static void
 tap_uproc_exit_cb(void *data, struct task_struct *p)
 {
 	struct inode *program = tap_uproc_program(current->tgid);
+	bool last;
 
 	/* a process or thread running since before the probes, still to
 	 * begin */
 	tap_uproc_begin_pending();
 	/* signal->live was decremented before this tracepoint; the thread
 	 * that does not end the process ends as a thread */
-	if (atomic_read(&current->signal->live) == 0 &&
-	    tap_uproc_first_end(current->tgid, &program)) {
-		tap_uproc_fire(TAP_UPROC_END, program);
+	last = atomic_read(&current->signal->live) == 0 &&
+	       tap_uproc_first_end(current->tgid, &program);
+	if (last) {
+		if (tap_uproc_own_event(current->tgid, true))
+			tap_uproc_fire(TAP_UPROC_END, program);
 		tap_uproc_forget(current->tgid);
-	} else {
+	} else if (tap_uproc_own_event(-current->pid, true)) {
 		tap_uproc_fire(TAP_UPROC_THREAD_END, program);
 	}
 }
@@ -690,22 +804,27 @@ static void
 tap_uproc_sys_exit_cb(void *data, struct pt_regs *regs, long ret)
 {
 	long nr = syscall_get_nr(current, regs);
+	bool new_task = ret == 0 && (nr == __NR_clone || nr == __NR_clone3 ||
+				     nr == __NR_fork || nr == __NR_vfork);
 
-	tap_uproc_begin_pending();
-	if (tap_uproc_wants_syscall_return)
-		tap_uproc_syscall(TAP_UPROC_SYSCALL_RETURN, regs, nr, ret);
 	/* a new task's first return to user space: a thread, or a process
-	 * forked without exec (it runs its parent's program: a new process
-	 * of it, as in SystemTap) */
-	if (ret != 0 || (nr != __NR_clone && nr != __NR_clone3 &&
-			 nr != __NR_fork && nr != __NR_vfork))
-		return;
-	if (current->pid != current->tgid)
+	 * forked (it runs its parent's program until it execs: a new process
+	 * of it, as in SystemTap; every process.begin sees it, as every
+	 * process.end sees it end).  Its own .begin: one a scan owed it is
+	 * this one. */
+	if (new_task && current->pid != current->tgid) {
+		tap_uproc_own_event(-current->pid, false);
 		tap_uproc_fire(TAP_UPROC_THREAD_BEGIN,
 			       tap_uproc_program(current->tgid));
-	else if (tap_uproc_program(current->tgid))
-		tap_uproc_fire_named(TAP_UPROC_BEGIN,
-				     tap_uproc_program(current->tgid));
+	} else if (new_task) {
+		tap_uproc_own_event(current->tgid, false);
+		tap_uproc_fire(TAP_UPROC_BEGIN,
+			       tap_uproc_program(current->tgid));
+	} else {
+		tap_uproc_begin_pending();
+	}
+	if (tap_uproc_wants_syscall_return)
+		tap_uproc_syscall(TAP_UPROC_SYSCALL_RETURN, regs, nr, ret);
 }
 
 static struct tap_tracepoint_probe tap_uproc_tps[] = {
@@ -740,10 +859,13 @@ tap_uproc_begins(enum tap_uproc_event ev, int tgid, struct inode *exe)
 }
 
 /*
- * Processes already running a named program when the probes are armed
- * (-x PID): remembered, so that their .end and .thread events are seen;
- * those a .begin / .thread.begin probe is for (and their threads) are
- * marked pending.  task_lock keeps p->mm; mm->exe_file is RCU-protected.
+ * Processes already running when the probes are armed (-x PID, or any
+ * for process.begin): those running a named program are remembered, so
+ * that their .end and .thread events are seen; those a .begin /
+ * .thread.begin probe is for (and their threads) are marked pending.
+ * Runs after the tracepoints are armed (see above): per task, under
+ * tap_uproc_lock, it skips a task an event of its own has decided on
+ * already.  task_lock keeps p->mm; mm->exe_file is RCU-protected.
  */
 static void
 tap_uproc_scan_running(void)
@@ -752,11 +874,10 @@ tap_uproc_scan_running(void)
 	struct inode *exe_inode;
 	struct file *exe;
 	unsigned int missed = 0;
+	unsigned long flags;
 	char text[160];
-	bool user;
+	bool user, threads;
 
-	atomic_set(&tap_uproc_npending, 0);
-	memset(tap_uproc_pending, 0, sizeof(tap_uproc_pending));
 	rcu_read_lock();
 	for_each_process(p) {
 		exe_inode = NULL;
@@ -770,17 +891,29 @@ tap_uproc_scan_running(void)
 		task_unlock(p);
 		if (!user)
 			continue;
-		if (tap_uproc_named(exe_inode))
-			tap_uproc_remember(p->tgid, exe_inode);
-		if (tap_uproc_begins(TAP_UPROC_BEGIN, p->tgid, exe_inode) &&
-		    !tap_uproc_pending_add(p->tgid))
-			missed++;
-		if (!tap_uproc_begins(TAP_UPROC_THREAD_BEGIN, p->tgid,
-				      exe_inode))
-			continue;
-		for_each_thread(p, t)
-			if (t->pid != t->tgid && !tap_uproc_pending_add(-t->pid))
+		threads = tap_uproc_begins(TAP_UPROC_THREAD_BEGIN, p->tgid,
+					   exe_inode);
+		spin_lock_irqsave(&tap_uproc_lock, flags);
+		/* an exec, fork return or exit of its own came first: that
+		 * event has said what it runs and whether it began */
+		if (tap_uproc_pfind(p->tgid) < 0) {
+			if (tap_uproc_named(exe_inode))
+				tap_uproc_remember(p->tgid, exe_inode);
+			if (tap_uproc_begins(TAP_UPROC_BEGIN, p->tgid,
+					     exe_inode) &&
+			    !tap_uproc_pinsert(p->tgid,
+					       TAP_UPROC_PENDING_BEGIN))
 				missed++;
+		}
+		/* threads that have passed their exit event are gone */
+		if (threads)
+			for_each_thread(p, t)
+				if (t->pid != t->tgid && !t->exit_state &&
+				    tap_uproc_pfind(-t->pid) < 0 &&
+				    !tap_uproc_pinsert(-t->pid,
+						       TAP_UPROC_PENDING_BEGIN))
+					missed++;
+		spin_unlock_irqrestore(&tap_uproc_lock, flags);
 	}
 	rcu_read_unlock();
 	if (missed)
@@ -788,6 +921,23 @@ tap_uproc_scan_running(void)
 			     scnprintf(text, sizeof(text),
 				       "process.begin/.thread.begin: %u processes or threads running when the probes were armed are not reported (table full)",
 				       missed));
+}
+
+/* The scan is done: events no longer need marking; drop the marks (a
+ * pid reused later starts clean), keep what is pending. */
+static void
+tap_uproc_scan_done(void)
+{
+	unsigned long flags;
+	unsigned int s;
+
+	spin_lock_irqsave(&tap_uproc_lock, flags);
+	for (s = 0; s < TAP_UPROC_PENDING; s++)
+		if (tap_uproc_pstate[s] == TAP_UPROC_SEEN)
+			tap_uproc_pfree(s);
+	tap_uproc_scanned = true;
+	WRITE_ONCE(tap_uproc_ready, true);
+	spin_unlock_irqrestore(&tap_uproc_lock, flags);
 }
 
 static bool
@@ -824,19 +974,31 @@ tap_uprocs_arm(void)
 			return -ENOENT;
 		}
 	}
-	tap_uproc_scan_running();
+	atomic_set(&tap_uproc_npending, 0);
+	memset(tap_uproc_pending, 0, sizeof(tap_uproc_pending));
+	memset(tap_uproc_pstate, 0, sizeof(tap_uproc_pstate));
+	tap_uproc_scanned = false;
+	WRITE_ONCE(tap_uproc_ready, false);
 	tap_uproc_wants_syscall_return =
 		tap_uproc_wants(TAP_UPROC_SYSCALL_RETURN);
+	/* the events first, then the scan (see tap_uproc_pending): from
+	 * here on no exec, fork or exit goes unseen */
 	ret = tap_tracepoints_arm(tap_uproc_tps, TAP_UPROC_TP_SYS_EXIT);
 	/* only the system call tracepoints some probe needs (they are
-	 * costly): sys_exit sees new threads, forks without exec, the first
-	 * return of the processes that were running already, and results */
+	 * costly): sys_exit sees new threads, forks, the first return of
+	 * the processes that were running already, and results */
 	if (!ret && (tap_uproc_wants(TAP_UPROC_THREAD_BEGIN) ||
 		     tap_uproc_wants(TAP_UPROC_BEGIN) ||
 		     tap_uproc_wants_syscall_return))
 		ret = tap_tracepoints_arm(&tap_uproc_tps[TAP_UPROC_TP_SYS_EXIT],
 					  1);
-	if (!ret && tap_uproc_wants(TAP_UPROC_SYSCALL))
+	if (ret)
+		return ret;
+	tap_uproc_scan_running();
+	tap_uproc_scan_done();
+	/* .syscall after the scan: a running process's .begin comes before
+	 * its system calls (.syscall.return waits for tap_uproc_ready) */
+	if (tap_uproc_wants(TAP_UPROC_SYSCALL))
 		ret = tap_tracepoints_arm(&tap_uproc_tps[TAP_UPROC_TP_SYS_ENTER],
 					  1);
 	return ret;

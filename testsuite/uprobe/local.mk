@@ -29,6 +29,10 @@ TAP_UPROBE_FILES = \
 	testsuite/uprobe/tests/pid.out \
 	testsuite/uprobe/tests/syscall.stp \
 	testsuite/uprobe/tests/syscall.out \
+	testsuite/uprobe/tests/forks.stp \
+	testsuite/uprobe/tests/forks.out \
+	testsuite/uprobe/tests/arm-race.stp \
+	testsuite/uprobe/tests/arm-race.out \
 	testsuite/uprobe/unwind.c \
 	testsuite/uprobe/tests/unwind.stp \
 	testsuite/uprobe/tests/unwind.out \

@@ -19,6 +19,13 @@
  *   uprog wait      wait (up to 60 s) until a uprobe breakpoint (int3)
  *                   shows in add()'s code, then add(5, 6): for -x PID
  *                   on a process that was running before the probes
+ *   uprog forks     add(1, 2), then fork 3 children one after the other,
+ *                   each calls add(i, i) and exits without exec
+ *   uprog churn     until ./stop exists (at most 60 s): fork children
+ *                   that exit, exec `uprog noop` or start and join a
+ *                   thread, and start and join threads itself -- the
+ *                   events a script arming meanwhile must see whole
+ *   uprog noop      nothing
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -198,6 +205,51 @@ fork_after_probe(void)
 		waitpid(child, NULL, 0);
 }
 
+/* add(1, 2), then three children in turn, each add(i, i), no exec */
+static void
+forks(void)
+{
+	pid_t child;
+	int i;
+
+	add(1, 2);
+	for (i = 1; i <= 3; i++) {
+		child = fork();
+		if (child == 0) {
+			add(i, i);
+			_exit(0);
+		}
+		if (child > 0)
+			waitpid(child, NULL, 0);
+	}
+}
+
+/* process and thread events in a tight loop, until ./stop exists */
+static void
+churn(void)
+{
+	pthread_t t;
+	pid_t child;
+	int i;
+
+	for (i = 0; i < 600000 && access("stop", F_OK) != 0; i++) {
+		child = fork();
+		if (child == 0) {
+			if (i % 3 == 0)
+				execl("/proc/self/exe", "uprog", "noop",
+				      (char *)NULL);
+			if (i % 3 == 1 &&
+			    pthread_create(&t, NULL, worker, NULL) == 0)
+				pthread_join(t, NULL);
+			_exit(0);
+		}
+		if (child > 0)
+			waitpid(child, NULL, 0);
+		if (pthread_create(&t, NULL, worker, NULL) == 0)
+			pthread_join(t, NULL);
+	}
+}
+
 static pid_t waiter_tid;
 
 static void *
@@ -244,8 +296,14 @@ main(int argc, char **argv)
 		fork_after_probe();
 	else if (!strcmp(mode, "thread-wait"))
 		thread_wait();
+	else if (!strcmp(mode, "forks"))
+		forks();
+	else if (!strcmp(mode, "churn"))
+		churn();
+	else if (!strcmp(mode, "noop"))
+		;
 	else {
-		fprintf(stderr, "usage: uprog calls|malloc|threads|wait|entry|fork|thread-wait\n");
+		fprintf(stderr, "usage: uprog calls|malloc|threads|wait|entry|fork|thread-wait|forks|churn|noop\n");
 		return 2;
 	}
 	return 0;
