@@ -548,7 +548,10 @@ tap_uproc_syscall(enum tap_uproc_event ev, struct pt_regs *regs, long nr,
 
 enum { TAP_UPROC_FREE, TAP_UPROC_PENDING_BEGIN, TAP_UPROC_SEEN };
 
-static DEFINE_SPINLOCK(tap_uproc_lock);
+/* raw: taken in tracepoint callbacks, which run with preemption off,
+ * where a spinlock_t (a sleeping lock on PREEMPT_RT) must not be; what
+ * it guards is a few slot probes, never anything that may sleep */
+static DEFINE_RAW_SPINLOCK(tap_uproc_lock);
 static atomic_t tap_uproc_pending[TAP_UPROC_PENDING];	/* keys */
 static u8 tap_uproc_pstate[TAP_UPROC_PENDING];		/* under the lock */
 static atomic_t tap_uproc_npending;	/* PENDING slots: any to look for */
@@ -628,7 +631,7 @@ tap_uproc_pending_take(int key)
 			break;
 	if (i == TAP_UPROC_PROBES)
 		return false;
-	spin_lock_irqsave(&tap_uproc_lock, flags);
+	raw_spin_lock_irqsave(&tap_uproc_lock, flags);
 	s = tap_uproc_pfind(key);
 	if (s >= 0 && tap_uproc_pstate[s] == TAP_UPROC_PENDING_BEGIN) {
 		tap_uproc_pfree(s);
@@ -637,7 +640,7 @@ tap_uproc_pending_take(int key)
 			tap_uproc_pinsert(key, TAP_UPROC_SEEN);
 		taken = true;
 	}
-	spin_unlock_irqrestore(&tap_uproc_lock, flags);
+	raw_spin_unlock_irqrestore(&tap_uproc_lock, flags);
 	return taken;
 }
 
@@ -660,7 +663,7 @@ tap_uproc_own_event(int key, bool is_end)
 	/* the scan is done and nothing is pending: nothing to record */
 	if (READ_ONCE(tap_uproc_ready) && !atomic_read(&tap_uproc_npending))
 		return true;
-	spin_lock_irqsave(&tap_uproc_lock, flags);
+	raw_spin_lock_irqsave(&tap_uproc_lock, flags);
 	s = tap_uproc_pfind(key);
 	if (s >= 0 && tap_uproc_pstate[s] == TAP_UPROC_PENDING_BEGIN)
 		tap_uproc_pfree(s);	/* (ends take it before: see callers) */
@@ -668,7 +671,7 @@ tap_uproc_own_event(int key, bool is_end)
 		report = false;		/* running since before, not begun */
 	if (!tap_uproc_scanned && tap_uproc_pfind(key) < 0)
 		tap_uproc_pinsert(key, TAP_UPROC_SEEN);
-	spin_unlock_irqrestore(&tap_uproc_lock, flags);
+	raw_spin_unlock_irqrestore(&tap_uproc_lock, flags);
 	return report;
 }
 
@@ -711,9 +714,9 @@ tap_uproc_exec_cb(void *data, struct task_struct *p, pid_t old_pid,
 	tap_uproc_begin_pending();
 	if (tap_uproc_own_event(current->tgid, true))
 		tap_uproc_fire(TAP_UPROC_END, old);
-	spin_lock_irqsave(&tap_uproc_lock, flags);
+	raw_spin_lock_irqsave(&tap_uproc_lock, flags);
 	tap_uproc_remember(current->tgid, tap_uproc_named(program));
-	spin_unlock_irqrestore(&tap_uproc_lock, flags);
+	raw_spin_unlock_irqrestore(&tap_uproc_lock, flags);
 	tap_uproc_fire(TAP_UPROC_BEGIN, program);
 }
 
@@ -893,7 +896,7 @@ tap_uproc_scan_running(void)
 			continue;
 		threads = tap_uproc_begins(TAP_UPROC_THREAD_BEGIN, p->tgid,
 					   exe_inode);
-		spin_lock_irqsave(&tap_uproc_lock, flags);
+		raw_spin_lock_irqsave(&tap_uproc_lock, flags);
 		/* an exec, fork return or exit of its own came first: that
 		 * event has said what it runs and whether it began */
 		if (tap_uproc_pfind(p->tgid) < 0) {
@@ -913,7 +916,7 @@ tap_uproc_scan_running(void)
 				    !tap_uproc_pinsert(-t->pid,
 						       TAP_UPROC_PENDING_BEGIN))
 					missed++;
-		spin_unlock_irqrestore(&tap_uproc_lock, flags);
+		raw_spin_unlock_irqrestore(&tap_uproc_lock, flags);
 	}
 	rcu_read_unlock();
 	if (missed)
@@ -931,13 +934,13 @@ tap_uproc_scan_done(void)
 	unsigned long flags;
 	unsigned int s;
 
-	spin_lock_irqsave(&tap_uproc_lock, flags);
+	raw_spin_lock_irqsave(&tap_uproc_lock, flags);
 	for (s = 0; s < TAP_UPROC_PENDING; s++)
 		if (tap_uproc_pstate[s] == TAP_UPROC_SEEN)
 			tap_uproc_pfree(s);
 	tap_uproc_scanned = true;
 	WRITE_ONCE(tap_uproc_ready, true);
-	spin_unlock_irqrestore(&tap_uproc_lock, flags);
+	raw_spin_unlock_irqrestore(&tap_uproc_lock, flags);
 }
 
 static bool
