@@ -25,6 +25,8 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/probes_timer.c \
 	runtime/linux/probes_tracepoint.c \
 	runtime/linux/probes_kprobe.c \
+	runtime/linux/mmlock.h \
+	runtime/linux/mmlock.c \
 	runtime/linux/probes_uprobe.h \
 	runtime/linux/probes_uprobe.c \
 	runtime/linux/uprobe_entry.c \

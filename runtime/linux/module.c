@@ -335,6 +335,7 @@ tap_module_init(void)
 		pr_err("%s: malformed __tap_ksyms parameter\n", THIS_MODULE->name);
 		return ret;
 	}
+	tap_mm_lock_init();
 	ret = tap_contexts_alloc(tap_module.locals_size);
 	if (ret)
 		return ret;
@@ -365,6 +366,7 @@ tap_module_exit(void)
 	tap_timer_delete_sync(&tap_housekeeping);
 	cancel_work_sync(&tap_stop_work);
 	tap_session_stop();
+	tap_mm_lock_exit();	/* probes are gone; their deferred unlocks */
 	tap_transport_exit();
 	if (tap_module.exit)
 		tap_module.exit();

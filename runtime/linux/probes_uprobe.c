@@ -395,11 +395,11 @@ tap_ufile_is(struct file *f, const char *path)
 static unsigned long
 tap_ufile_start(struct inode *inode, const char *path)
 {
-	struct mm_struct *mm = current->mm;
+	struct mm_struct *mm = tap_mm_read_trylock();
 	unsigned long start = ULONG_MAX;
 	struct vm_area_struct *vma;
 
-	if (!mm || (current->flags & PF_KTHREAD) || !mmap_read_trylock(mm))
+	if (!mm)
 		return ULONG_MAX;
 	/* find_vma: the same on every kernel (the VMA iterators are not) */
 	for (vma = find_vma(mm, 0); vma; vma = find_vma(mm, vma->vm_end))
@@ -409,7 +409,7 @@ tap_ufile_start(struct inode *inode, const char *path)
 			start = vma->vm_start;
 			break;
 		}
-	mmap_read_unlock(mm);
+	tap_mm_read_unlock(mm);
 	return start;
 }
 

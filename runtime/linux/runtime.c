@@ -13,6 +13,7 @@
 #include "probes_timer.c"
 #include "probes_tracepoint.c"
 #include "probes_kprobe.c"
+#include "mmlock.c"
 #include "probes_uprobe.c"
 #include "ustack.c"
 #include "regex.c"

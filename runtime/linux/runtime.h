@@ -22,6 +22,7 @@
 #include "locks.h"
 #include "ksyms.h"
 #include "probes.h"
+#include "mmlock.h"
 #include "probes_uprobe.h"
 #include "ustack.h"
 #include "transport.h"

@@ -343,19 +343,6 @@ tap_ufp_step(struct tap_uframe *f, bool at_entry)
 	return true;
 }
 
-/* The current task's mm, read-locked, or NULL (no mm, a kernel thread,
- * NMI, or the lock is busy: never wait for it). */
-static struct mm_struct *
-tap_umm_trylock(void)
-{
-	struct mm_struct *mm = current->mm;
-
-	if (!mm || in_nmi() || (current->flags & PF_KTHREAD) ||
-	    !mmap_read_trylock(mm))
-		return NULL;
-	return mm;
-}
-
 unsigned int
 tap_ubt_save(struct tap_context *c, unsigned long *frames)
 {
@@ -381,7 +368,7 @@ tap_ubt_save(struct tap_context *c, unsigned long *frames)
 	frames[n++] = f.pc;
 #ifndef TAP_UBT_NO_CFI	/* -D TAP_UBT_NO_CFI: frame pointers only */
 	if (tap_uprobe_tables.n_usym_files)
-		mm = tap_umm_trylock();
+		mm = tap_mm_read_trylock();
 #endif
 	locked = mm != NULL;
 	while (n < TAP_UBT_FRAMES) {
@@ -404,7 +391,7 @@ tap_ubt_save(struct tap_context *c, unsigned long *frames)
 		frames[n++] = f.pc;
 	}
 	if (locked)
-		mmap_read_unlock(mm);
+		tap_mm_read_unlock(mm);
 	return n;
 }
 
@@ -454,7 +441,7 @@ tap_usym_lookup_in(struct mm_struct *mm, struct tap_uvma *cache,
 bool
 tap_usym_lookup(unsigned long addr, struct tap_usym_info *info)
 {
-	struct mm_struct *mm = tap_umm_trylock();
+	struct mm_struct *mm = tap_mm_read_trylock();
 	struct tap_uvma cache = { 0 };
 	bool found;
 
@@ -462,7 +449,7 @@ tap_usym_lookup(unsigned long addr, struct tap_usym_info *info)
 	if (!mm)
 		return false;
 	found = tap_usym_lookup_in(mm, &cache, addr, info);
-	mmap_read_unlock(mm);
+	tap_mm_read_unlock(mm);
 	return found;
 }
 
@@ -501,7 +488,7 @@ size_t
 tap_ubt_sprint(char *buf, size_t size, const unsigned long *frames,
 	       unsigned int n)
 {
-	struct mm_struct *mm = tap_umm_trylock();
+	struct mm_struct *mm = tap_mm_read_trylock();
 	struct tap_uvma cache = { 0 };
 	struct tap_usym_info in;
 	size_t len = 0;
@@ -513,7 +500,7 @@ tap_ubt_sprint(char *buf, size_t size, const unsigned long *frames,
 		len += tap_usym_frame_line(buf + len, size - len, frames[i], &in);
 	}
 	if (mm)
-		mmap_read_unlock(mm);
+		tap_mm_read_unlock(mm);
 	return len;
 }
 
@@ -559,7 +546,7 @@ void
 tap_ubt_print(struct tap_context *c, const unsigned long *frames,
 	      unsigned int n)
 {
-	struct mm_struct *mm = tap_umm_trylock();
+	struct mm_struct *mm = tap_mm_read_trylock();
 	struct tap_uvma cache = { 0 };
 	struct tap_usym_info in;
 	unsigned int i;
@@ -570,5 +557,5 @@ tap_ubt_print(struct tap_context *c, const unsigned long *frames,
 		tap_usym_print_line(c, frames[i], &in);
 	}
 	if (mm)
-		mmap_read_unlock(mm);
+		tap_mm_read_unlock(mm);
 }

@@ -36,6 +36,7 @@ TAP_UPROBE_FILES = \
 	testsuite/uprobe/unwind.c \
 	testsuite/uprobe/tests/unwind.stp \
 	testsuite/uprobe/tests/unwind.out \
+	testsuite/uprobe/tests/unwind-nap.out \
 	testsuite/uprobe/tests/unwind-signal.out \
 	testsuite/uprobe/tests/unwind-qsort.out \
 	testsuite/uprobe/tests/unwind-print.stp \

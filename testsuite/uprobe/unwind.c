@@ -27,12 +27,15 @@
 #define STEP __attribute__((noipa))
 
 static volatile int sink;
+static int napping;	/* `unwind nap`: d sleeps, so the scheduler sees it */
 
 STEP static long
 d(long x)
 {
 	volatile long frame[4] = { x, x + 1, x + 2, x + 3 };
 
+	if (napping)
+		usleep(1000);
 	return frame[x & 3] + getppid();
 }
 
@@ -117,6 +120,9 @@ main(int argc, char **argv)
 
 	if (strcmp(mode, "chain") == 0) {
 		sink = (int)a(1);
+	} else if (strcmp(mode, "nap") == 0) {
+		napping = 1;
+		sink = (int)a(1);
 	} else if (strcmp(mode, "qsort") == 0) {
 		sink = sort_some();
 	} else if (strcmp(mode, "signal") == 0) {
@@ -126,7 +132,7 @@ main(int argc, char **argv)
 		loop(strtol(argv[2], NULL, 10),
 		     argc > 3 ? strtol(argv[3], NULL, 10) : 1);
 	} else {
-		fprintf(stderr, "usage: unwind chain|qsort|signal|loop N [ROUNDS]\n");
+		fprintf(stderr, "usage: unwind chain|nap|qsort|signal|loop N [ROUNDS]\n");
 		return 2;
 	}
 	return 0;
