@@ -25,6 +25,7 @@
 
 #include "translator/arena.h"
 #include "translator/debuginfo/cfi.h"
+#include "translator/debuginfo/elf_syms.h"
 
 struct fde_range {
 	uint64_t lo, hi;
@@ -644,23 +645,11 @@ cfi_table_build(struct arena *a, const char *path, char *err, size_t errlen)
 	struct raw_rows raw = { 0 };
 	struct fde_range *eh = NULL;
 	size_t neh = 0;
-	GElf_Ehdr eh_hdr;
-	Elf *elf;
-	int fd;
+	int fd, e_type;
+	Elf *elf = elf_open_x86_64(path, &fd, &e_type, err, errlen);
 
-	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+	if (!elf)
 		return NULL;
-	}
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh_hdr) ||
-	    eh_hdr.e_machine != EM_X86_64 ||
-	    eh_hdr.e_ident[EI_CLASS] != ELFCLASS64) {
-		snprintf(err, errlen, "%s is not an x86_64 ELF file", path);
-		goto out;
-	}
 	t = arena_alloc(a, sizeof(*t));
 	t->n_eh_fdes = eh_frame_rows(elf, &raw, &eh, &neh);
 	t->n_debug_fdes = debug_frame_rows(elf, eh, neh, &raw);
@@ -677,8 +666,7 @@ cfi_table_build(struct arena *a, const char *path, char *err, size_t errlen)
 out:
 	free(raw.v);
 	free(eh);
-	if (elf)
-		elf_end(elf);
+	elf_end(elf);
 	close(fd);
 	return t;
 }

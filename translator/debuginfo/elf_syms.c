@@ -184,42 +184,57 @@ read_sections(struct arena *a, Elf *elf, struct elf_image *im)
 	im->objects = finish(a, &objs, &im->nobjects);
 }
 
-struct elf_image *
-elf_image_load(struct arena *a, const char *path, char *err, size_t errsize)
+Elf *
+elf_open_x86_64(const char *path, int *fd, int *e_type, char *err,
+		size_t errsize)
 {
-	struct elf_image *im = NULL;
+	const char *why = NULL;
 	GElf_Ehdr eh;
 	Elf *elf;
-	int fd;
 
 	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0) {
 		snprintf(err, errsize, "cannot open %s: %s", path,
 			 strerror(errno));
 		return NULL;
 	}
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
-		snprintf(err, errsize, "%s is not an ELF file", path);
-		goto out;
+	elf = elf_begin(*fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
+		why = "an ELF file";
+	else if (eh.e_machine != EM_X86_64 || eh.e_ident[EI_CLASS] != ELFCLASS64)
+		why = "an x86_64 ELF file";
+	if (why) {
+		snprintf(err, errsize, "%s is not %s", path, why);
+		if (elf)
+			elf_end(elf);
+		close(*fd);
+		return NULL;
 	}
-	if (eh.e_machine != EM_X86_64 || eh.e_ident[EI_CLASS] != ELFCLASS64) {
-		snprintf(err, errsize, "%s is not an x86_64 ELF file", path);
-		goto out;
-	}
-	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
+	*e_type = eh.e_type;
+	return elf;
+}
+
+struct elf_image *
+elf_image_load(struct arena *a, const char *path, char *err, size_t errsize)
+{
+	struct elf_image *im = NULL;
+	int fd, e_type;
+	Elf *elf = elf_open_x86_64(path, &fd, &e_type, err, errsize);
+
+	if (!elf)
+		return NULL;
+	if (e_type != ET_EXEC && e_type != ET_DYN) {
 		snprintf(err, errsize, "%s is neither a program nor a shared library", path);
 		goto out;
 	}
 	im = arena_alloc(a, sizeof(*im));
 	im->path = arena_strdup(a, path);
-	im->is_dyn = eh.e_type == ET_DYN;
+	im->is_dyn = e_type == ET_DYN;
 	read_segments(a, elf, im);
 	read_sections(a, elf, im);
 out:
-	if (elf)
-		elf_end(elf);
+	elf_end(elf);
 	close(fd);
 	return im;
 }

@@ -47,6 +47,12 @@ struct elf_image {
 	bool has_sdt_base;
 };
 
+/* path opened as an x86_64 ELF file for libelf: the Elf (elf_end() it,
+ * then close *fd), its e_type in *e_type; or NULL with a reason in err
+ * and nothing left open.  Shared by the symbol reader and cfi.c. */
+struct Elf *elf_open_x86_64(const char *path, int *fd, int *e_type,
+			    char *err, size_t errsize);
+
 /* The image of path, or NULL with a reason in err. */
 struct elf_image *elf_image_load(struct arena *a, const char *path,
 				 char *err, size_t errsize);
