@@ -5,13 +5,19 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/macros.stpm \
 	tapsets/builtins.stp \
 	tapsets/context.stp \
+	tapsets/logging.stp \
+	tapsets/null.stp \
+	tapsets/oneshot.stp \
+	tapsets/random.stp \
 	tapsets/linux/backtrace.stp \
 	tapsets/linux/context.stp \
 	tapsets/linux/conversions.stp \
+	tapsets/linux/dentry.stp \
 	tapsets/linux/errno.stp \
 	tapsets/linux/ioblock.stp \
 	tapsets/linux/irq.stp \
 	tapsets/linux/kprocess.stp \
+	tapsets/linux/kwrite.stp \
 	tapsets/linux/memory.stp \
 	tapsets/linux/netdev.stp \
 	tapsets/linux/registers.stp \

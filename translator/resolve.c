@@ -234,6 +234,13 @@ bind_call(struct resolver *r, struct node *n)
 					       &wrong_arity);
 	if (decl) {
 		n->u.call.fn = function_for_decl(r, decl);
+		/* A library function marked guru (set_kernel_long, ...)
+		 * may be called by the library, by a script only with -g. */
+		if (decl->u.function.guru && !r->e->s->opts.guru &&
+		    !(n->loc.src && n->loc.src->is_tapset))
+			diag_error(&r->e->s->diag, n->loc, "E_GURU_FUNC",
+				   "function '%s' may only be called in guru mode (-g)",
+				   n->u.call.name);
 		return;
 	}
 	/* The intrinsics code generation writes inline (exit, execname,

@@ -43,6 +43,10 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/openmissing.out \
 	testsuite/kernel/tests/profile.stp \
 	testsuite/kernel/tests/skip.stp \
+	testsuite/kernel/tests/tapset_inode_path.out \
+	testsuite/kernel/tests/tapset_inode_path.stp \
+	testsuite/kernel/tests/tapset_kwrite.out \
+	testsuite/kernel/tests/tapset_kwrite.stp \
 	testsuite/kernel/tests/target_x.stp \
 	testsuite/kernel/tests/timeout.stp \
 	testsuite/kernel/tests/timers.stp \
