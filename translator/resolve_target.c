@@ -97,6 +97,23 @@ parameters(struct elab *e, struct derived_probe *dp, struct context_var ***out)
 	return k;
 }
 
+/* n becomes the string literal text ($$name of a .plt probe): the body
+ * is this derived probe's own copy. */
+static void
+string_constant(struct elab *e, struct node *n, const char *text)
+{
+	char *raw = arena_alloc(e->s->arena, 2 * strlen(text) + 1), *o = raw;
+
+	for (const char *c = text; *c; c++) {
+		if (*c == '\\' || *c == '"')
+			*o++ = '\\';
+		*o++ = *c;
+	}
+	n->kind = N_STRING;
+	n->u.string.raw = raw;
+	n->type = TY_STRING;
+}
+
 bool
 target_bind_meta(struct elab *e, struct derived_probe *dp, struct node *n,
 		 bool in_entry)
@@ -111,6 +128,10 @@ target_bind_meta(struct elab *e, struct derived_probe *dp, struct node *n,
 			   "'%s' is a string: it has no members and no address",
 			   n->u.target.name);
 		return false;
+	}
+	if (process_meta_string(dp, name) && !path->pretty) {
+		string_constant(e, n, process_meta_string(dp, name));
+		return true;
 	}
 	if (dwacc_meta(e, dp, name, path->pretty, &n->u.target.access)) {
 		n->type = TY_STRING;	/* DWARF: locals too */
@@ -134,7 +155,7 @@ target_bind_meta(struct elab *e, struct derived_probe *dp, struct node *n,
 		}
 	} else if (strcmp(name, "locals") != 0) {
 		diag_error(&e->s->diag, n->loc, "E_UNRESOLVED_TARGET",
-			   "unknown context variable '%s'; the $$ forms are $$vars, $$parms, $$locals and $$return",
+			   "unknown context variable '%s'; the $$ forms are $$vars, $$parms, $$locals and $$return ($$name: in .plt and .mark probes; $$provider: in .mark probes)",
 			   n->u.target.name);
 		return false;
 	}

@@ -3,7 +3,9 @@
  * gcc writes them, and a small program compiled here with SDT markers:
  * its functions by name and by address (aliases named the readable way),
  * link-time addresses to file offsets, and its .note.stapsdt markers with
- * their operands.  The program part is skipped without cc or <sys/sdt.h>.
+ * their operands; the PLT stubs of programs linked three ways, checked
+ * against objdump's names for them (elf_plt.c).  The program parts are
+ * skipped without cc, objdump or <sys/sdt.h>.
  */
 #define _GNU_SOURCE	/* asprintf */
 #include <check.h>
@@ -151,6 +153,75 @@ START_TEST(program)
 }
 END_TEST
 
+/* getpid, strlen and getppid are called through .plt (or .plt.sec);
+ * in a PIE the C runtime's __cxa_finalize through .plt.got (its GOT
+ * slot has a GLOB_DAT relocation, not a JUMP_SLOT one). */
+static const char plt_fixture[] =
+	"#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n"
+	"pid_t (*volatile fp)(void) = getppid;\n"
+	"int main(int argc, char **argv) { (void)argc; return getpid() + (int)strlen(argv[0]) + getppid() + fp(); }\n";
+
+/* Every stub objdump names NAME@plt is one elf_plt.c found, at the same
+ * address, and getpid, strlen and getppid all have one. */
+static void
+check_plt(const char *flags)
+{
+	static int seq;
+	char dir[] = "/tmp/tapc-test-plt-XXXXXX", err[256], line[512];
+	char *src, *exe, *cmd, *names;
+	struct elf_image *im;
+	FILE *f;
+
+	ck_assert(mkdtemp(dir) != NULL);
+	ck_assert(asprintf(&src, "%s/plt%d.c", dir, seq) >= 0);
+	ck_assert(asprintf(&exe, "%s/plt%d", dir, seq++) >= 0);
+	f = fopen(src, "w");
+	fputs(plt_fixture, f);
+	fclose(f);
+	if (asprintf(&cmd, "cc -O0 %s -o %s %s 2>/dev/null", flags, exe, src) < 0 ||
+	    system(cmd) != 0) {
+		printf("SKIP: test_usym: cc %s failed\n", flags);
+		return;
+	}
+	im = elf_image_load(a, exe, err, sizeof(err));
+	ck_assert_msg(im != NULL, "%s", err);
+	names = calloc(1, 1);
+	for (size_t i = 0; i < im->nplt; i++) {
+		char *more;
+		ck_assert(asprintf(&more, "%s %016llx <%s@plt>:", names,
+				   (unsigned long long)im->plt[i].addr,
+				   im->plt[i].name) >= 0);
+		free(names);
+		names = more;
+	}
+	ck_assert_msg(strstr(names, "<getpid@plt>") && strstr(names, "<strlen@plt>") &&
+		      strstr(names, "<getppid@plt>"), "%s: stubs %s", flags, names);
+	ck_assert(asprintf(&cmd, "objdump -d %s 2>/dev/null", exe) >= 0);
+	f = popen(cmd, "r");
+	if (!f)
+		return;
+	/* objdump's "ADDR <NAME@plt>:" lines must each be among ours */
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strstr(line, "@plt>:") && line[0] != ' ' && !strstr(line, "-0x"))
+			ck_assert_msg(strstr(names, line), "%s: objdump has '%s', tapc %s",
+				      flags, line, names);
+	}
+	pclose(f);
+}
+
+START_TEST(plt_stubs)
+{
+	if (system("command -v cc >/dev/null && command -v objdump >/dev/null") != 0) {
+		printf("SKIP: test_usym: no cc or objdump for the PLT fixtures\n");
+		return;
+	}
+	check_plt("");				/* lazy binding: .plt */
+	check_plt("-Wl,-z,now");		/* bound at load: still .plt */
+	check_plt("-fcf-protection=full -Wl,-z,ibtplt");	/* .plt.sec */
+}
+END_TEST
+
 int
 main(void)
 {
@@ -164,6 +235,7 @@ main(void)
 	tcase_add_test(tc, arg_memory);
 	tcase_add_test(tc, arg_constant);
 	tcase_add_test(tc, program);
+	tcase_add_test(tc, plt_stubs);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

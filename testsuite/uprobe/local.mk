@@ -48,6 +48,10 @@ TAP_UPROBE_FILES = \
 	testsuite/uprobe/ulib-main.c \
 	testsuite/uprobe/tests/ulib.stp \
 	testsuite/uprobe/tests/ulib.out \
+	testsuite/uprobe/tests/plt.stp \
+	testsuite/uprobe/tests/plt.out \
+	testsuite/uprobe/tests/bare-libc.stp \
+	testsuite/uprobe/tests/bare-libc.out \
 	examples/malloc.stp
 
 EXTRA_DIST += $(TAP_UPROBE_FILES) testsuite/uprobe/uprobe.test

@@ -233,6 +233,7 @@ elf_image_load(struct arena *a, const char *path, char *err, size_t errsize)
 	im->is_dyn = e_type == ET_DYN;
 	read_segments(a, elf, im);
 	read_sections(a, elf, im);
+	elf_read_plt(a, elf, im);
 out:
 	elf_end(elf);
 	close(fd);

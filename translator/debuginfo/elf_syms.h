@@ -25,6 +25,12 @@ struct elf_sym {
 	bool global;		/* STB_GLOBAL or STB_WEAK */
 };
 
+/* A procedure linkage table stub (elf_plt.c). */
+struct elf_plt {
+	const char *name;	/* the function it calls ("malloc") */
+	uint64_t addr;		/* the stub's link-time address */
+};
+
 struct elf_segment {
 	uint64_t vaddr, offset, filesz;
 };
@@ -38,6 +44,8 @@ struct elf_image {
 	size_t nfuncs;
 	struct elf_sym *objects;	/* data symbols, for SDT operands */
 	size_t nobjects;
+	struct elf_plt *plt;		/* PLT stubs, sorted by address */
+	size_t nplt;
 	struct elf_segment *segs;	/* PT_LOAD */
 	size_t nsegs;
 	/* SDT notes: raw descriptors, parsed by sdt.c */
@@ -52,6 +60,9 @@ struct elf_image {
  * and nothing left open.  Shared by the symbol reader and cfi.c. */
 struct Elf *elf_open_x86_64(const char *path, int *fd, int *e_type,
 			    char *err, size_t errsize);
+
+/* Fill im->plt from an open Elf (elf_plt.c; for elf_image_load). */
+void elf_read_plt(struct arena *a, struct Elf *elf, struct elf_image *im);
 
 /* The image of path, or NULL with a reason in err. */
 struct elf_image *elf_image_load(struct arena *a, const char *path,
@@ -85,5 +96,15 @@ int elf_ldd(struct arena *a, const char *path, const char ***out);
  * the result is canonical (realpath).  NULL when not found.
  */
 const char *elf_resolve_program(struct arena *a, const char *name);
+
+/*
+ * A shared library by file name ("libc.so.6"), found as the dynamic
+ * linker would: $LD_LIBRARY_PATH, the ld.so cache, the default
+ * directories (elf_libpath.c); canonical.  NULL when not found or when
+ * name has a '/'.  elf_library_places() says where it looked, for an
+ * error message.
+ */
+const char *elf_resolve_library(struct arena *a, const char *name);
+const char *elf_library_places(struct arena *a);
 
 #endif

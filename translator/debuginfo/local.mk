@@ -32,6 +32,8 @@ translator_debuginfo_libtapdebuginfo_a_SOURCES = \
 	translator/debuginfo/kmod_index.c \
 	translator/debuginfo/elf_syms.h \
 	translator/debuginfo/elf_syms.c \
+	translator/debuginfo/elf_plt.c \
+	translator/debuginfo/elf_libpath.c \
 	translator/debuginfo/cfi.h \
 	translator/debuginfo/cfi.c \
 	translator/debuginfo/sdt.h \

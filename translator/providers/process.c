@@ -1,20 +1,26 @@
 /*
  * process.c -- user-space probes: process("PATH"|PID).function("PATTERN")
  * [.call|.return], .statement(ADDR), .statement("FUNC@FILE:LINE") (DWARF
- * line table), .mark("NAME") (SDT notes),
- * .library("LIB").function(...), the life-cycle events
- * process[("PATH"|PID)].begin/.end, process[...].thread.begin/.end, and
- * the system calls of those processes, process[...].syscall[.return]
- * ($syscall, $arg1..$arg6; $return).
+ * line table), .mark("NAME") (SDT notes), .library("LIB").function(...),
+ * .plt[("PATTERN")][.return] (the procedure linkage table stubs of the
+ * file, debuginfo/elf_plt.c; $$name is the function a stub calls), the
+ * life-cycle events process[("PATH"|PID)].begin/.end,
+ * process[...].thread.begin/.end, and the system calls of those
+ * processes, process[...].syscall[.return] ($syscall, $arg1..$arg6;
+ * $return).
  *
  * PATH is resolved as stap does (a name without '/' is searched in $PATH)
- * and read with libelf (debuginfo/elf_syms.c): functions come from the
+ * or, not found there, as the dynamic linker finds a shared library
+ * (process("libc.so.6"): $LD_LIBRARY_PATH, the ld.so cache, the default
+ * directories; debuginfo/elf_libpath.c), and read with libelf
+ * (debuginfo/elf_syms.c): functions come from the
  * symbol table, so no debug information is needed; a probe lands on the
  * function's first instruction, or after its prologue when the program
  * has DWARF (process_dwarf.c), which gives $var, $$parms & co; in a
  * .return probe the parameters are their values at entry (@entry, saved
- * after the prologue).  Without a PATH, .function/.mark use the program
- * of -c CMD.  Context variables without DWARF: $return in .return probes,
+ * after the prologue).  Without a PATH, .function/.mark/.plt use the
+ * program of -c CMD (a script's interpreter, which is what runs).
+ * Context variables without DWARF: $return in .return probes,
  * $arg1..$argN in .mark probes.  process(PID) reads the program of a
  * running process from /proc/PID/exe; its probes fire only in it.
  */
@@ -33,7 +39,7 @@
 
 #define PROCESS_MAX_EXPANSION 5000
 
-enum shape_what { W_EVENT, W_FUNCTION, W_STATEMENT, W_MARK };
+enum shape_what { W_EVENT, W_FUNCTION, W_STATEMENT, W_MARK, W_PLT };
 
 struct process_shape {
 	const char *path;		/* as written, or NULL */
@@ -41,7 +47,7 @@ struct process_shape {
 	const char *library;
 	enum shape_what what;
 	enum process_event event;
-	const char *pattern;		/* function or mark pattern */
+	const char *pattern;		/* function, mark or PLT pattern */
 	const char *provider;		/* .provider("P").mark(...) */
 	int64_t address;
 	const char *statement;		/* .statement("FUNC@FILE:LINE") */
@@ -92,6 +98,13 @@ parse_probe_kind(const struct node *point, int i, struct process_shape *k)
 			k->is_return = true, i++;
 		else if (pp_is(point, i, "call") && !pp_arg(point, i))
 			i++;
+	} else if (pp_is(point, i, "plt") &&
+		   (!pp_arg(point, i) || pp_arg_string(point, i))) {
+		k->what = W_PLT;	/* .plt alone: every stub */
+		k->pattern = pp_arg(point, i) ? pp_arg_string(point, i) : "*";
+		i++;
+		if (pp_is(point, i, "return") && !pp_arg(point, i))
+			k->is_return = true, i++;
 	} else if (pp_is(point, i, "statement") && pp_arg_string(point, i)) {
 		k->what = W_STATEMENT;
 		k->statement = pp_arg_string(point, i++);
@@ -164,10 +177,43 @@ pid_exists(struct elab *e, struct node *point, int64_t pid)
 	return false;
 }
 
+/*
+ * The program a -c command really runs: a script's interpreter (its
+ * "#!" line; "#!/usr/bin/env NAME" searches NAME in $PATH), since the
+ * kernel executes that, with the script as an argument.  path itself
+ * when it is not a script.
+ */
+static const char *
+command_executable(struct elab *e, const char *path)
+{
+	char line[512], *p, *word;
+	FILE *f = fopen(path, "r");
+	const char *interp;
+
+	if (!f)
+		return path;
+	p = fgets(line, sizeof(line), f);
+	fclose(f);
+	if (!p || strncmp(line, "#!", 2) != 0)
+		return path;
+	p = line + 2 + strspn(line + 2, " \t");
+	word = p;
+	p += strcspn(p, " \t\n");
+	if (*p && *p != '\n' && strcmp(arena_strndup(e->s->arena, word,
+			(size_t)(p - word)), "/usr/bin/env") == 0) {
+		word = p + strspn(p, " \t");
+		p = word + strcspn(word, " \t\n");
+	}
+	*p = '\0';
+	interp = *word ? elf_resolve_program(e->s->arena, word) : NULL;
+	return interp ? interp : path;
+}
+
 static const char *
 program_path(struct elab *e, struct node *point, const struct process_shape *k)
 {
 	const char *name = k->path, *path;
+	bool from_command = false;
 	char buf[64];
 
 	if (k->pid) {
@@ -180,17 +226,30 @@ program_path(struct elab *e, struct node *point, const struct process_shape *k)
 			   "probe point '%s' names no program: write process(\"PATH\") or give -c CMD",
 			   pp_to_string(e->s->arena, point));
 		return NULL;
+	} else if (!k->path) {
+		from_command = true;
 	}
 	path = elf_resolve_program(e->s->arena, name);
-	if (!path)
+	if (path && from_command)
+		path = command_executable(e, path);
+	if (!path && !strchr(name, '/'))	/* process("libc.so.6") */
+		path = elf_resolve_library(e->s->arena, name);
+	if (path)
+		return path;
+	if (strchr(name, '/'))
 		diag_error(&e->s->diag, point->loc, "E_PROCESS_PATH",
-			   "cannot find program '%s'%s", name,
-			   strchr(name, '/') ? "" : " in $PATH");
-	return path;
+			   "cannot find program '%s'", name);
+	else
+		diag_error(&e->s->diag, point->loc, "E_PROCESS_PATH",
+			   "cannot find program or library '%s': not in $PATH, nor in %s",
+			   name, elf_library_places(e->s->arena));
+	return NULL;
 }
 
 /* .library("LIB"): a path, or a pattern matched against the file names
- * of the libraries the program uses ("libc.so.6", "libc*"). */
+ * of the libraries the program uses ("libc.so.6", "libc*"); a name the
+ * program does not link (one it dlopen()s), or with no program named
+ * (process.library("libc.so.6") without -c), is found as ld.so would. */
 static const char *
 library_path(struct elab *e, struct node *point, const struct process_shape *k)
 {
@@ -201,6 +260,8 @@ library_path(struct elab *e, struct node *point, const struct process_shape *k)
 		return elf_resolve_program(e->s->arena, k->library);
 	struct process_shape p = *k;
 	p.library = NULL;
+	if (!p.path && !p.pid && !command_program(e))
+		return elf_resolve_library(e->s->arena, k->library);
 	if (!(prog = program_path(e, point, &p)))
 		return NULL;
 	n = elf_ldd(e->s->arena, prog, &libs);
@@ -209,7 +270,7 @@ library_path(struct elab *e, struct node *point, const struct process_shape *k)
 		if (!fnmatch(k->library, base ? base + 1 : libs[i], 0))
 			return libs[i];
 	}
-	return NULL;
+	return elf_resolve_library(e->s->arena, k->library);
 }
 
 /* The ELF file the probe is in (the library if one is named), or NULL
@@ -217,15 +278,22 @@ library_path(struct elab *e, struct node *point, const struct process_shape *k)
 static struct elf_image *
 probed_image(struct elab *e, struct node *point, const struct process_shape *k)
 {
+	int errors = e->s->diag.errors;
 	const char *path = k->library ? library_path(e, point, k) :
 		program_path(e, point, k);
 	struct elf_image *im;
 	char err[512];
 
 	if (!path) {
-		if (k->library)
+		if (e->s->diag.errors != errors)
+			;	/* the program was not found: said so */
+		else if (k->library && strchr(k->library, '/'))
 			diag_error(&e->s->diag, point->loc, "E_PROCESS_PATH",
 				   "cannot find library '%s'", k->library);
+		else if (k->library)
+			diag_error(&e->s->diag, point->loc, "E_PROCESS_PATH",
+				   "cannot find library '%s': the program does not use it, and it is not in %s",
+				   k->library, elf_library_places(e->s->arena));
 		return NULL;
 	}
 	im = elf_image_get(e->s->arena, path, err, sizeof(err));
@@ -515,6 +583,7 @@ match_marks(struct elab *e, struct node *point, struct elf_image *im,
 			continue;
 		struct pdata_uprobe *pd = new_uprobe(e, im, k, m->pc, off);
 		pd->mark = m->name;
+		pd->mark_provider = m->provider;
 		pd->ref_ctr_offset = sem;
 		pd->nargs = m->nargs;
 		pd->args = m->args;
@@ -527,6 +596,51 @@ match_marks(struct elab *e, struct node *point, struct elf_image *im,
 		count++;
 	}
 	return count;
+}
+
+/* .plt("PATTERN"): a uprobe on each PLT stub of a function matching it.
+ * A stub is entered by a call and jumps to the function, so at its first
+ * instruction the caller's return address is on top of the stack, as at
+ * a function's entry: .return probes and backtraces work the same. */
+static int
+match_plt(struct elab *e, struct node *point, struct elf_image *im,
+	  const struct process_shape *k)
+{
+	int count = 0;
+
+	for (size_t i = 0; i < im->nplt; i++) {
+		const struct elf_plt *p = &im->plt[i];
+		uint64_t off;
+		if (fnmatch(k->pattern, p->name, 0) ||
+		    !elf_addr_to_offset(im, p->addr, &off))
+			continue;
+		struct pdata_uprobe *pd = new_uprobe(e, im, k, p->addr, off);
+		pd->plt = p->name;
+		pd->at_entry = true;
+		pd->entry_vaddr = p->addr;
+		pd->entry_offset = off;
+		elab_add_probe(e, point, arena_printf(e->s->arena,
+			       "%s.plt(\"%s\")%s", quoted_path(e, k, im->path),
+			       p->name, k->is_return ? ".return" : ""), pd);
+		count++;
+	}
+	return count;
+}
+
+/* $$name and $$provider: the function a .plt stub calls, a marker's
+ * name and provider (as SystemTap); NULL where the probe has none. */
+const char *
+process_meta_string(const struct derived_probe *dp, const char *name)
+{
+	const struct pdata_uprobe *pd = dp->pdata;
+
+	if (!pd || pdata_kind_of(pd) != PD_UPROBE)
+		return NULL;
+	if (strcmp(name, "name") == 0)
+		return pd->plt ? pd->plt : pd->mark;
+	if (strcmp(name, "provider") == 0)
+		return pd->mark_provider;
+	return NULL;
 }
 
 static int
@@ -581,7 +695,7 @@ process_match(struct elab *e, struct node *point)
 	}
 	if (!parse_shape(point, &k)) {
 		diag_error(&e->s->diag, point->loc, "E_PROBE_ARG",
-			   "expected process[(\"PATH\"|PID)].function(\"PATTERN\")[.call|.return], .statement(ADDR), [.provider(\"P\")].mark(\"NAME\"), .library(\"LIB\").function(...), .begin, .end, .thread.begin, .thread.end, .syscall or .syscall.return");
+			   "expected process[(\"PATH\"|PID)].function(\"PATTERN\")[.call|.return], .statement(ADDR), [.provider(\"P\")].mark(\"NAME\"), .plt[(\"PATTERN\")][.return], .library(\"LIB\").function(...), .begin, .end, .thread.begin, .thread.end, .syscall or .syscall.return");
 		return -1;
 	}
 	if (k.what == W_EVENT)
@@ -592,6 +706,7 @@ process_match(struct elab *e, struct node *point)
 	case W_FUNCTION: return match_functions(e, point, im, &k);
 	case W_STATEMENT: return match_statement(e, point, im, &k);
 	case W_MARK: return match_marks(e, point, im, &k);
+	case W_PLT: return match_plt(e, point, im, &k);
 	case W_EVENT: break;
 	}
 	return -1;

@@ -110,6 +110,8 @@ struct pdata_uprobe {
 	uint64_t ref_ctr_offset;	/* SDT semaphore's file offset, or 0 */
 	const char *function;		/* symbol, for .function */
 	const char *mark;		/* marker name, for .mark */
+	const char *mark_provider;	/* and its provider */
+	const char *plt;		/* .plt: the function the stub calls */
 	bool is_return;
 	bool at_entry;			/* on a function's first instruction */
 	/* .return: where its @entry values are taken -- after the prologue
@@ -163,6 +165,10 @@ struct ta_access;
 struct node;
 struct ta_access *process_atvar(struct elab *e, struct derived_probe *dp,
 				struct node *n);
+/* $$name / $$provider of a process probe (a .plt stub's function, a
+ * marker's name and provider), or NULL (providers/process.c). */
+const char *process_meta_string(const struct derived_probe *dp,
+				const char *name);
 /* process.c, for --vm: the files user-space probes need in the guest at
  * their host paths (probed programs and libraries, and the -c program
  * when it is given by path); how many. */
