@@ -114,6 +114,7 @@ struct symbol;
 struct function_sym;
 struct context_var;
 struct ta_access;
+struct ta_vtype;
 
 struct node_list {
 	struct node **v;
@@ -262,6 +263,8 @@ struct node {
 		struct {
 			struct node *operand;
 			struct target_path path;
+			struct ta_access *access;/* bound by type inference */
+			struct ta_vtype *vtype;	/* the operand's type then */
 		} autocast;
 		struct {
 			const char *name;	/* @entry, @defined, ... */

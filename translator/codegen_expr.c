@@ -453,7 +453,7 @@ cg_assign(struct cg *g, struct node *n)
 	if (lhs->kind == N_INDEX && cg_array_symbol(lhs))
 		return cg_elem_store(g, lhs, op, val, near);
 	if (lhs->kind == N_TARGET || lhs->kind == N_ATVAR ||
-	    lhs->kind == N_CAST)
+	    lhs->kind == N_CAST || lhs->kind == N_AUTOCAST)
 		return cg_target_update(g, lhs, op, val, near);
 	cg_unsupported(g, n, "assignment to this kind of expression");
 	return "((int64_t)0)";
@@ -472,7 +472,8 @@ cg_crement(struct cg *g, struct node *n)
 				      cg_near(g, n));
 	else if (x->kind == N_INDEX && cg_array_symbol(x))
 		upd = cg_elem_store(g, x, OP_ADD_ASSIGN, delta, cg_near(g, n));
-	else if (x->kind == N_TARGET || x->kind == N_ATVAR || x->kind == N_CAST)
+	else if (x->kind == N_TARGET || x->kind == N_ATVAR || x->kind == N_CAST ||
+		 x->kind == N_AUTOCAST)
 		upd = cg_target_update(g, x, OP_ADD_ASSIGN, delta, cg_near(g, n));
 	else {
 		cg_unsupported(g, n, "++/-- on this kind of expression");
@@ -662,6 +663,7 @@ cg_expr(struct cg *g, struct node *n)
 	case N_ATVAR:
 		return cg_access(g, n->u.atvar.access, n);
 	case N_AUTOCAST:
+		return cg_access(g, n->u.autocast.access, n);
 	case N_DEFINED:
 	case N_PROBEWRITE:
 	case N_PERF:

@@ -164,6 +164,7 @@ fail_code(struct cg *g, struct node *at)
 					    at->u.target.name)) :
 		at->kind == N_CAST ? cg_where(g, at->loc, "operator '@cast'") :
 		at->kind == N_ATVAR ? cg_where(g, at->loc, "operator '@var'") :
+		at->kind == N_AUTOCAST ? cg_where(g, at->loc, "operator '->'") :
 		cg_near(g, at);
 
 	return cg_fmt(g, "{ c->last_stmt = %s; goto %s; }",
@@ -383,6 +384,8 @@ store_access(struct cg *g, struct node *lhs)
 		return lhs->u.atvar.access;
 	case N_CAST:
 		return lhs->u.cast.access;
+	case N_AUTOCAST:
+		return lhs->u.autocast.access;
 	default:
 		return NULL;
 	}

@@ -382,6 +382,11 @@ fold_defined(struct resolver *r, struct node *n)
 	struct node *arg = n->u.atop.args.v[0];
 	bool defined = false;
 
+	if (arg->kind == N_AUTOCAST) {
+		/* known once the operand's type is: types.c folds it */
+		ast_walk(arg, resolve_pre, NULL, r);
+		return;
+	}
 	if (arg->kind == N_TARGET && r->dp &&
 	    target_is_meta(arg->u.target.name))
 		defined = true;
@@ -398,6 +403,20 @@ fold_defined(struct resolver *r, struct node *n)
 	n->u.number.text = defined ? "1" : "0";
 }
 
+/* "...->a[]" for messages about an autocast write. */
+static const char *
+autocast_text(struct resolver *r, const struct node *n)
+{
+	const struct target_path *p = &n->u.autocast.path;
+	const char *s = "...";
+
+	for (int i = 0; i < p->nsteps; i++)
+		s = p->steps[i].kind == STEP_MEMBER ?
+			arena_printf(A(r), "%s->%s", s, p->steps[i].member) :
+			arena_printf(A(r), "%s[]", s);
+	return s;
+}
+
 /* Context variables are read-only unless the user takes responsibility
  * with -g (as SystemTap: "write to target variable not permitted").  In
  * guru mode a $var, @var or @cast on the left of =, op=, ++ or -- is
@@ -409,13 +428,16 @@ check_target_write(struct resolver *r, struct node *lhs)
 {
 	struct diag *d = &r->e->s->diag;
 	const char *what = lhs->kind == N_TARGET ? lhs->u.target.name :
-			   lhs->kind == N_ATVAR ? "@var" : "@cast";
+			   lhs->kind == N_ATVAR ? "@var" :
+			   lhs->kind == N_AUTOCAST ? autocast_text(r, lhs) :
+			   "@cast";
 	struct context_var *cv = NULL;
 	const struct ta_access *t;
 	const char *why = NULL;
 	int errors = d->errors;
 
-	if (lhs->kind != N_TARGET && lhs->kind != N_ATVAR && lhs->kind != N_CAST)
+	if (lhs->kind != N_TARGET && lhs->kind != N_ATVAR &&
+	    lhs->kind != N_CAST && lhs->kind != N_AUTOCAST)
 		return false;
 	if (lhs->kind == N_TARGET) {
 		if (target_is_meta(lhs->u.target.name))
@@ -435,8 +457,8 @@ check_target_write(struct resolver *r, struct node *lhs)
 		return false;
 	}
 	ast_walk(lhs, resolve_pre, NULL, r);
-	if (d->errors != errors)
-		return true;
+	if (d->errors != errors || lhs->kind == N_AUTOCAST)
+		return true;	/* an autocast is checked once typed */
 	t = lhs->kind == N_TARGET ? lhs->u.target.access :
 	    lhs->kind == N_ATVAR ? lhs->u.atvar.access :
 	    lhs->kind == N_CAST ? lhs->u.cast.access : NULL;
@@ -586,7 +608,11 @@ resolve_pre(struct node *n, void *ctx)
 		resolve_path(r, &n->u.atvar.path);
 		target_bind_atvar(r->e, r->dp, n);
 		return false;
-	case N_AUTOCAST: case N_PERF:
+	case N_AUTOCAST:	/* typed and bound by types.c */
+		ast_walk(n->u.autocast.operand, resolve_pre, NULL, r);
+		resolve_path(r, &n->u.autocast.path);
+		return false;
+	case N_PERF:
 	case N_REGISTER: case N_DEREF: case N_CONST: case N_PROBEWRITE:
 		diag_error(&r->e->s->diag, n->loc, "E_UNSUPPORTED",
 			   "%s is not supported yet", ast_kind_name(n->kind));

@@ -170,7 +170,8 @@ target_bind_cast(struct elab *e, struct node *n)
 {
 	struct ta_access *t;
 
-	if (!dwacc_cast(e, n, &t))	/* a module's DWARF, else BTF */
+	/* user headers, else a module's DWARF, else BTF */
+	if (!dwacc_header_cast(e, n, &t) && !dwacc_cast(e, n, &t))
 		t = tbtf_cast(e, n);
 	if (!t)
 		return false;

@@ -19,6 +19,7 @@
 
 #include "translator/ast.h"
 #include "translator/session.h"
+#include "translator/target_access.h"
 
 struct provider;
 struct ta_access;
@@ -46,6 +47,10 @@ struct symbol {
 	bool is_private;
 	const char *cmdline_value;	/* -G name=value */
 	const char *c_name;		/* identifier the generated C uses */
+	/* Autocast (locals): the debug-info type of every typed value
+	 * stored in it (types.c); none if two differ (vtype_mixed). */
+	struct ta_vtype vtype;
+	bool vtype_mixed;
 };
 
 /* A script or tapset function that is called. */
@@ -63,6 +68,8 @@ struct function_sym {
 	struct symbol **writes;		/* global arrays it changes, calls
 					 * included (checks.c) */
 	int nwrites, cap_writes;
+	struct ta_vtype ret_vtype;	/* as a symbol's vtype, of what it */
+	bool ret_vtype_mixed;		/* returns */
 };
 
 /* A context variable a provider offers ($prev, $return, $count...). */

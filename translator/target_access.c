@@ -184,6 +184,13 @@ ta_writable(const struct ta_access *t, const char **why)
 	return false;
 }
 
+bool
+ta_vtype_same(const struct ta_vtype *a, const struct ta_vtype *b)
+{
+	return a->ops && a->ops == b->ops && a->src == b->src &&
+	       a->type == b->type && a->addr_of == b->addr_of;
+}
+
 static const char *
 describe_result(struct arena *a, const struct ta_result *r)
 {

@@ -181,6 +181,19 @@ enum ta_result_kind {
 };
 
 struct ta_pretty;
+struct tw_ops;
+
+/* The debug-info type of a value, kept so that the value can be walked
+ * later (autocast: `p = $file; p->f_pos`, a function returning
+ * `&@cast(...)`).  The source is opaque here (target_walk.h's tw_ops and
+ * its handle: a BTF, a DWARF file). */
+struct ta_vtype {
+	const struct tw_ops *ops;	/* NULL: the value has no such type */
+	const void *src;
+	uint64_t type;		/* the source's type handle */
+	bool addr_of;		/* the value is the address of an object of
+				 * `type` (&x, a bare @cast), not of `type` */
+};
 
 struct ta_result {
 	enum ta_result_kind kind;
@@ -199,6 +212,7 @@ struct ta_access {
 	struct ta_result result;
 	const char *type_name;	/* C type of the result, for messages and
 				 * -L ("struct file *", "loff_t") */
+	struct ta_vtype vtype;	/* of the result (INT, ADDRESS), or none */
 };
 
 /* ---- pretty printing ---- */
@@ -249,6 +263,9 @@ void ta_pretty_struct_ptr(struct arena *a, struct ta_pretty *p,
 /* Whether a guru-mode write can store into what `t` reads: true, or
  * false with *why ("a value DWARF computes, not an object"). */
 bool ta_writable(const struct ta_access *t, const char **why);
+
+/* Whether two values have the same debug-info type (both none: false). */
+bool ta_vtype_same(const struct ta_vtype *a, const struct ta_vtype *b);
 
 /* A one-line description for -p2 and tests:
  * "arg0 deref +16 deref +40 -> s64" */

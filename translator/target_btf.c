@@ -201,7 +201,7 @@ cast_module_btf(struct kernel_target *kt, const char *part, char *why,
 
 	snprintf(name, sizeof(name), "%.*s", (int)n, part);
 	if (!*name) {
-		snprintf(why, whylen, "user-space types from header files are not supported yet (name \"kernel\" or a module)");
+		snprintf(why, whylen, "user-space headers are read only as the whole module string, as in \"<sys/un.h>\", not in a list of modules");
 		return NULL;
 	}
 	if (strcmp(name, "kernel") == 0)
@@ -258,20 +258,10 @@ tbtf_cast(struct elab *e, struct node *n)
 			   n->u.cast.type_name);
 		return NULL;
 	}
-	/* The operand is the address of an object of that type. */
-	struct ta_access *base = ta_new(e->s->arena, (struct ta_base){
-		.kind = TA_BASE_EXPR, .expr = n->u.cast.operand });
-	ta_push_deref(e->s->arena, base);
-	const struct target_path *path = &n->u.cast.path;
-	if (!path->nsteps && !path->addr_of && !path->pretty) {
-		/* @cast(p, "T") alone is p, the address. */
-		base->result = (struct ta_result){ .kind = TA_RES_ADDRESS,
-						   .size = 8 };
-		return base;
-	}
-	return tbtf_walk(e, btf, id, base, path,
-			 arena_printf(e->s->arena, "@cast(..., \"%s\")",
-				      n->u.cast.type_name), n->loc);
+	return tw_walk_cast(e, source(btf), id, n->u.cast.operand,
+			    &n->u.cast.path,
+			    arena_printf(e->s->arena, "@cast(..., \"%s\")",
+					 n->u.cast.type_name), n->loc);
 }
 
 /* ---- $$parms ---- */

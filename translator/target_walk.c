@@ -334,6 +334,7 @@ tw_set_scalar_result(struct tw_source s, uint64_t type, struct ta_access *t)
 		t->result.kind = TA_RES_INT;
 		t->result.size = 8;
 	}
+	t->vtype = tw_vtype(s, type, false);
 }
 
 static bool
@@ -598,11 +599,81 @@ tw_walk(struct elab *e, struct tw_source s, uint64_t type,
 			return NULL;
 	}
 	w.t->type_name = type_text(&w, w.cur);
-	if (path->addr_of)
-		return result_address(&w, loc) ? w.t : NULL;
+	w.t->vtype = (struct ta_vtype){ 0 };
+	if (path->addr_of) {
+		if (!result_address(&w, loc))
+			return NULL;
+		w.t->vtype = tw_vtype(s, w.cur, true);
+		return w.t;
+	}
 	if (path->pretty)
 		return result_pretty(&w, path->pretty) ? w.t : NULL;
-	return result_value(&w, loc) ? w.t : NULL;
+	if (!result_value(&w, loc))
+		return NULL;
+	if (w.t->result.kind == TA_RES_INT && !w.bitfield)
+		w.t->vtype = tw_vtype(s, w.cur, false);
+	return w.t;
+}
+
+struct ta_access *
+tw_walk_cast(struct elab *e, struct tw_source s, uint64_t type,
+	     struct node *operand, const struct target_path *path,
+	     const char *what, struct loc loc)
+{
+	struct arena *a = e->s->arena;
+	struct ta_access *base = ta_new(a, (struct ta_base){
+		.kind = TA_BASE_EXPR, .expr = operand });
+	struct target_path rest = *path;
+
+	ta_push_deref(a, base);		/* V: the address of the object */
+	if (!path->nsteps && !path->addr_of && !path->pretty) {
+		base->result = (struct ta_result){ .kind = TA_RES_ADDRESS,
+						   .size = 8 };
+		base->vtype = tw_vtype(s, type, true);
+		return base;
+	}
+	if (path->nsteps && path->steps[0].kind == STEP_INDEX) {
+		/* @cast(p, "T")[i]: p is a T *, indexed as C indexes it */
+		const struct target_step *st = &path->steps[0];
+		int64_t size = info(&s, type).size;
+		if (size <= 0) {
+			diag_error(&e->s->diag, st->loc, "E_TARGET_TYPE",
+				   "'%s' has no size: it cannot be indexed",
+				   what);
+			return NULL;
+		}
+		if (st->index->kind == N_NUMBER)
+			ta_push_add(a, base,
+				    (int64_t)st->index->u.number.value * size);
+		else
+			ta_push_index(a, base, st->index, size);
+		rest.steps++;
+		rest.nsteps--;
+		what = arena_printf(a, "%s[...]", what);
+	}
+	return tw_walk(e, s, type, base, &rest, what, loc);
+}
+
+struct ta_vtype
+tw_vtype(struct tw_source s, uint64_t type, bool addr_of)
+{
+	return (struct ta_vtype){ .ops = s.ops, .src = s.src, .type = type,
+				  .addr_of = addr_of };
+}
+
+struct ta_access *
+tw_walk_value(struct elab *e, const struct ta_vtype *vt, struct node *expr,
+	      const struct target_path *path, const char *what,
+	      struct loc loc)
+{
+	struct tw_source s = { .ops = vt->ops, .src = vt->src };
+	struct ta_access *base = ta_new(e->s->arena, (struct ta_base){
+		.kind = TA_BASE_EXPR, .expr = expr });
+
+	/* The address of an object: V is where the object is. */
+	if (vt->addr_of)
+		ta_push_deref(e->s->arena, base);
+	return tw_walk(e, s, vt->type, base, path, what, loc);
 }
 
 /* ---- $$parms ---- */

@@ -96,6 +96,27 @@ struct ta_access *tw_walk(struct elab *e, struct tw_source s, uint64_t type,
 			  const struct target_path *path, const char *what,
 			  struct loc loc);
 
+/* The type `type` of source `s` as a value keeps it (target_access.h);
+ * `addr_of`: the value is the address of an object of that type. */
+struct ta_vtype tw_vtype(struct tw_source s, uint64_t type, bool addr_of);
+
+/* Autocast: the value of script expression `expr`, whose debug-info type
+ * is `vt`, followed by `path` (`p->f_pos` after `p = $file`).  NULL
+ * after a diagnostic. */
+struct ta_access *tw_walk_value(struct elab *e, const struct ta_vtype *vt,
+				struct node *expr,
+				const struct target_path *path,
+				const char *what, struct loc loc);
+
+/* @cast(operand, "T")->path with T `type` of `s`: the operand is the
+ * address of a T (alone, the address with its type kept); a first [i]
+ * indexes it as a T * (SystemTap's @cast(p, "T")[i]).  NULL after a
+ * diagnostic. */
+struct ta_access *tw_walk_cast(struct elab *e, struct tw_source s,
+			       uint64_t type, struct node *operand,
+			       const struct target_path *path,
+			       const char *what, struct loc loc);
+
 /* t->result for a value of `type`: an integer of its size and
  * signedness, or of 8 bytes when it has none a script can use. */
 void tw_set_scalar_result(struct tw_source s, uint64_t type,

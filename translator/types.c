@@ -13,6 +13,7 @@
 #include "translator/codegen.h"
 #include "translator/elab.h"
 #include "translator/target_access.h"
+#include "translator/target_walk.h"
 
 #define TYPES_MAX_ROUNDS 32
 
@@ -21,9 +22,12 @@ struct typer {
 	struct function_sym *fn;	/* the function being typed, or NULL */
 	bool changed;
 	bool final;			/* last walk: report problems */
+	bool decide_defined;		/* @defined(x->m) not found yet is 0 */
 };
 
 static enum type ty(struct typer *t, struct node *n);
+static enum type ty_access(const struct ta_access *a);
+static void ty_path(struct typer *t, struct target_path *path);
 static void ty_stmt(struct typer *t, struct node *n);
 
 static struct diag *
@@ -155,6 +159,238 @@ mark(struct node *n, bool write)
 		s->read = true;
 }
 
+/* ---- autocast: values that keep their debug-info type ----
+ *
+ * As in SystemTap, a value read from a $target variable, @cast or @var
+ * keeps its BTF or DWARF type when it is stored in a local, returned
+ * from a function, or passed through '?:', '=' or @entry, so that
+ * `p = $file; p->f_pos` needs no @cast.  A local given values of two
+ * different types keeps none (a plain long).  Globals (any probe, or -G,
+ * may set them) and function parameters are not typed this way, as
+ * SystemTap's own tests ask. */
+
+static const struct ta_vtype *
+access_vtype(const struct ta_access *a)
+{
+	return a && a->vtype.ops ? &a->vtype : NULL;
+}
+
+static const struct ta_vtype *
+vtype_of(struct node *n)
+{
+	const struct ta_vtype *a, *b;
+
+	if (!n)
+		return NULL;
+	switch (n->kind) {
+	case N_TARGET: return access_vtype(n->u.target.access);
+	case N_CAST: return access_vtype(n->u.cast.access);
+	case N_ATVAR: return access_vtype(n->u.atvar.access);
+	case N_AUTOCAST: return access_vtype(n->u.autocast.access);
+	case N_SYMBOL:
+		if (!n->u.symbol.sym || n->u.symbol.sym->vtype_mixed)
+			return NULL;
+		return n->u.symbol.sym->vtype.ops ? &n->u.symbol.sym->vtype : NULL;
+	case N_CALL:
+		if (!n->u.call.fn || n->u.call.fn->ret_vtype_mixed)
+			return NULL;
+		return n->u.call.fn->ret_vtype.ops ? &n->u.call.fn->ret_vtype
+						   : NULL;
+	case N_ASSIGN:
+		return n->u.binary.op == OP_ASSIGN ? vtype_of(n->u.binary.rhs)
+						   : NULL;
+	case N_ENTRY:
+		return vtype_of(n->u.atop.args.v[0]);
+	case N_TERNARY:
+		a = vtype_of(n->u.ternary.then_expr);
+		b = vtype_of(n->u.ternary.else_expr);
+		if (a && b && !ta_vtype_same(a, b))
+			return NULL;
+		return a ? a : b;
+	default:
+		return NULL;
+	}
+}
+
+/* A value of type `v` stored into `into` (a symbol, a function's return). */
+static void
+merge_vtype(struct typer *t, struct ta_vtype *into, bool *mixed,
+	    const struct ta_vtype *v)
+{
+	if (!v || *mixed)
+		return;
+	if (!into->ops) {
+		*into = *v;
+		t->changed = true;
+	} else if (!ta_vtype_same(into, v)) {
+		*mixed = true;
+		t->changed = true;
+	}
+}
+
+/* The operand as written, for messages: "p", "f(...)", "(...)". */
+static const char *
+operand_text(struct typer *t, const struct node *op)
+{
+	if (op->kind == N_SYMBOL)
+		return op->u.symbol.name;
+	if (op->kind == N_CALL)
+		return arena_printf(t->e->s->arena, "%s(...)", op->u.call.name);
+	return "(...)";
+}
+
+/* `n`'s walk from the operand's type; quiet before the last round, when
+ * a failure may only mean the type is not known yet. */
+static struct ta_access *
+autocast_walk(struct typer *t, struct node *n, const struct ta_vtype *v,
+	      bool quiet)
+{
+	struct diag *d = D(t);
+	struct diag saved = *d;
+	struct ta_access *a;
+
+	if (quiet)
+		d->quiet = true;
+	a = tw_walk_value(t->e, v, n->u.autocast.operand, &n->u.autocast.path,
+			  operand_text(t, n->u.autocast.operand), n->loc);
+	if (quiet) {
+		bool failed = d->errors != saved.errors;
+		*d = saved;
+		if (failed)
+			a = NULL;
+	}
+	return a;
+}
+
+static void
+autocast_untyped(struct typer *t, struct node *n)
+{
+	struct node *op = n->u.autocast.operand;
+	const char *what = operand_text(t, op);
+
+	if (op->kind == N_SYMBOL && op->u.symbol.sym &&
+	    op->u.symbol.sym->vtype_mixed)
+		diag_error(D(t), n->loc, "E_AUTOCAST",
+			   "'%s' is given values of different types, so its members cannot be found",
+			   what);
+	else if (op->kind == N_SYMBOL && op->u.symbol.sym &&
+		 op->u.symbol.sym->kind == SYM_GLOBAL)
+		diag_error(D(t), n->loc, "E_AUTOCAST",
+			   "the type of global '%s' is unknown: globals do not keep the type of what is stored in them (any probe may store into them), locals do",
+			   what);
+	else
+		diag_error(D(t), n->loc, "E_AUTOCAST",
+			   "the type of '%s' is unknown: only values from $target variables, @cast and @var (directly, or through variables and function returns) have members",
+			   what);
+	diag_hint(D(t), "@cast(%s, \"type\"[, \"module\"]) names its type", what);
+}
+
+static enum type
+ty_autocast(struct typer *t, struct node *n)
+{
+	struct node *op = n->u.autocast.operand;
+	const struct ta_vtype *v;
+	struct ta_access *a;
+
+	ty(t, op);
+	ty_path(t, &n->u.autocast.path);
+	v = vtype_of(op);
+	if (n->u.autocast.access) {
+		if (t->final && !(v && ta_vtype_same(v, n->u.autocast.vtype)))
+			autocast_untyped(t, n);
+		return ty_access(n->u.autocast.access);
+	}
+	if (!v) {
+		if (t->final)
+			autocast_untyped(t, n);
+		return TY_UNKNOWN;
+	}
+	if (!(a = autocast_walk(t, n, v, !t->final)))
+		return TY_UNKNOWN;
+	n->u.autocast.access = a;
+	n->u.autocast.vtype = arena_alloc(t->e->s->arena, sizeof(*v));
+	*n->u.autocast.vtype = *v;
+	t->changed = true;
+	return ty_access(a);
+}
+
+/* @defined(x->member) (resolve.c left it): 1 once x's type is known and
+ * has the member, 0 when the types are settled and it has not. */
+static enum type
+ty_defined(struct typer *t, struct node *n)
+{
+	struct node *arg = n->u.atop.args.v[0];
+	const struct ta_vtype *v;
+	bool defined;
+
+	if (arg->kind != N_AUTOCAST)
+		return TY_LONG;
+	if (arg->u.autocast.operand->kind != N_SYMBOL)
+		ty(t, arg->u.autocast.operand);	/* a local is not read */
+	v = vtype_of(arg->u.autocast.operand);
+	defined = v && autocast_walk(t, arg, v, true);
+	if (!defined && !t->final && !t->decide_defined)
+		return TY_LONG;
+	n->kind = N_NUMBER;
+	n->u.number.value = defined;
+	n->u.number.text = defined ? "1" : "0";
+	t->changed = true;
+	return TY_LONG;
+}
+
+/* Whether `cond` is an @defined() over an autocast still undecided
+ * (after ty(cond)); when decided, *value is its value. */
+static bool
+defined_pending(struct typer *t, struct node *cond, bool *value)
+{
+	if (!cond || cond->kind != N_DEFINED ||
+	    cond->u.atop.args.v[0]->kind != N_AUTOCAST)
+		return false;
+	ty(t, cond);
+	if (cond->kind == N_DEFINED)
+		return true;
+	*value = cond->u.number.value != 0;
+	return false;
+}
+
+/* `a ? b : c` and `if (a) b else c` with `a` an @defined() over an
+ * autocast (@choose_defined(x->m, ...)): nothing is typed before it is
+ * decided, then only the branch taken stays, as when resolve.c folds
+ * @defined($var) -- the other may name members that do not exist. */
+static bool
+branch_on_defined(struct typer *t, struct node *cond, struct node **then_,
+		  struct node **else_, bool *pending)
+{
+	bool value = false;
+
+	*pending = false;
+	if (!cond || cond->kind != N_DEFINED ||
+	    cond->u.atop.args.v[0]->kind != N_AUTOCAST)
+		return false;
+	if ((*pending = defined_pending(t, cond, &value)))
+		return true;
+	if (value)
+		*else_ = NULL;
+	else
+		*then_ = NULL;
+	return true;
+}
+
+/* Guru mode writes through an autocast (resolve.c checked -g): what it
+ * reaches must be an object. */
+static void
+check_autocast_write(struct typer *t, struct node *lhs)
+{
+	const char *why;
+
+	if (!t->final || lhs->kind != N_AUTOCAST || !lhs->u.autocast.access)
+		return;
+	if (!ta_writable(lhs->u.autocast.access, &why))
+		diag_error(D(t), lhs->loc, "E_TARGET_WRITE",
+			   "'%s' cannot be written: %s",
+			   operand_text(t, lhs->u.autocast.operand), why);
+}
+
 static enum type
 ty_symbol(struct typer *t, struct node *n)
 {
@@ -262,6 +498,7 @@ ty_assign(struct typer *t, struct node *n)
 	enum op op = n->u.binary.op;
 
 	mark(l, true);
+	check_autocast_write(t, l);
 	if (op == OP_STAT_ADD) {
 		expect(t, r, TY_LONG);
 		if (l->kind == N_SYMBOL)
@@ -285,6 +522,10 @@ ty_assign(struct typer *t, struct node *n)
 		return TY_LONG;
 	}
 	enum type rt = ty(t, r);
+	if (l->kind == N_SYMBOL && l->u.symbol.sym &&
+	    l->u.symbol.sym->kind == SYM_LOCAL)
+		merge_vtype(t, &l->u.symbol.sym->vtype,
+			    &l->u.symbol.sym->vtype_mixed, vtype_of(r));
 	enum type lt = l->kind == N_SYMBOL ? (l->u.symbol.sym ?
 		l->u.symbol.sym->type : TY_UNKNOWN) : ty(t, l);
 	if (rt != TY_UNKNOWN)
@@ -414,11 +655,23 @@ ty_uncached(struct typer *t, struct node *n)
 		return TY_LONG;
 	case N_CREMENT:
 		mark(n->u.crement.operand, true);
+		check_autocast_write(t, n->u.crement.operand);
 		expect(t, n->u.crement.operand, TY_LONG);
 		return TY_LONG;
 	case N_BINARY: case N_COMPARE: case N_REGEX: case N_LOGICAL:
 		return ty_binary(t, n);
 	case N_TERNARY: {
+		struct node *then_ = n->u.ternary.then_expr;
+		struct node *else_ = n->u.ternary.else_expr;
+		bool pending;
+		if (branch_on_defined(t, n->u.ternary.cond, &then_, &else_,
+				      &pending)) {
+			if (pending)
+				return TY_UNKNOWN;
+			*n = then_ ? *then_ : *else_;	/* the branch taken */
+			t->changed = true;
+			return ty(t, n);
+		}
 		expect(t, n->u.ternary.cond, TY_LONG);
 		enum type a = ty(t, n->u.ternary.then_expr);
 		enum type b = ty(t, n->u.ternary.else_expr);
@@ -446,7 +699,8 @@ ty_uncached(struct typer *t, struct node *n)
 	case N_ATVAR:
 		ty_path(t, &n->u.atvar.path);
 		return n->u.atvar.access ? ty_access(n->u.atvar.access) : TY_LONG;
-	case N_DEFINED: case N_AUTOCAST:
+	case N_AUTOCAST: return ty_autocast(t, n);
+	case N_DEFINED: return ty_defined(t, n);
 	case N_PROBEWRITE: case N_PERF: case N_REGISTER: case N_DEREF: case N_CONST:
 		return TY_LONG;
 	case N_PROBE: case N_ALIAS: case N_FUNCTION: case N_GLOBAL:
@@ -526,6 +780,9 @@ ty_return(struct typer *t, struct node *n)
 
 	if (!f)
 		return;
+	if (n->u.ret.value)
+		merge_vtype(t, &f->ret_vtype, &f->ret_vtype_mixed,
+			    vtype_of(n->u.ret.value));
 	if (f->ret == TY_UNKNOWN && rt != TY_UNKNOWN) {
 		f->ret = rt;
 		t->changed = true;
@@ -552,11 +809,22 @@ ty_stmt(struct typer *t, struct node *n)
 	case N_EXPR_STMT:
 		ty(t, n->u.expr_stmt.expr);
 		return;
-	case N_IF:
+	case N_IF: {
+		bool pending;
+		if (branch_on_defined(t, n->u.if_stmt.cond,
+				      &n->u.if_stmt.then_stmt,
+				      &n->u.if_stmt.else_stmt, &pending)) {
+			if (pending)
+				return;
+			if (!n->u.if_stmt.then_stmt)	/* the branch not taken */
+				n->u.if_stmt.then_stmt = ast_new(
+					t->e->s->arena, N_BLOCK, n->loc);
+		}
 		expect(t, n->u.if_stmt.cond, TY_LONG);
 		ty_stmt(t, n->u.if_stmt.then_stmt);
 		ty_stmt(t, n->u.if_stmt.else_stmt);
 		return;
+	}
 	case N_WHILE:
 		expect(t, n->u.while_stmt.cond, TY_LONG);
 		ty_stmt(t, n->u.while_stmt.body);
@@ -709,11 +977,18 @@ types_infer(struct elab *e)
 	struct typer t = { .e = e };
 	int errors = e->s->diag.errors;
 
+	/* To a fixed point; then the @defined()s over autocasts not found
+	 * by then are 0, which may type more: again. */
 	for (int round = 0; round < TYPES_MAX_ROUNDS; round++) {
 		t.changed = false;
 		type_round(&t);
-		if (!t.changed)
+		if (t.changed) {
+			t.decide_defined = false;
+			continue;
+		}
+		if (t.decide_defined)
 			break;
+		t.decide_defined = true;
 	}
 	settle_all(&t);
 	t.final = true;

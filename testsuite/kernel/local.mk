@@ -12,6 +12,8 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/kworkload.c \
 	testsuite/kernel/tests/argstr.stp \
 	testsuite/kernel/tests/backtrace.stp \
+	testsuite/kernel/tests/btf_autocast.out \
+	testsuite/kernel/tests/btf_autocast.stp \
 	testsuite/kernel/tests/btf_check \
 	testsuite/kernel/tests/btf_fault.stp \
 	testsuite/kernel/tests/btf_sched.stp \

@@ -10,6 +10,8 @@ TAP_UPROBE_FILES = \
 	testsuite/uprobe/uprobe.vmtest.in \
 	testsuite/uprobe/tests/calls.stp \
 	testsuite/uprobe/tests/calls.out \
+	testsuite/uprobe/tests/cast-header.stp \
+	testsuite/uprobe/tests/cast-header.out \
 	testsuite/uprobe/tests/threads.stp \
 	testsuite/uprobe/tests/threads.out \
 	testsuite/uprobe/tests/malloc.out \

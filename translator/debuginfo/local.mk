@@ -28,6 +28,8 @@ translator_debuginfo_libtapdebuginfo_a_SOURCES = \
 	translator/debuginfo/dwarf_types.c \
 	translator/debuginfo/dwarf_cache.c \
 	translator/debuginfo/dwarf_sitecache.c \
+	translator/debuginfo/header_types.h \
+	translator/debuginfo/header_types.c \
 	translator/debuginfo/kmod_index.h \
 	translator/debuginfo/kmod_index.c \
 	translator/debuginfo/elf_syms.h \

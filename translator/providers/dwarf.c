@@ -737,45 +737,11 @@ bool
 dwacc_cast(struct elab *e, struct node *n, struct ta_access **out)
 {
 	struct dw_file *f = cast_file(e, n->u.cast.module);
-	struct arena *a = e->s->arena;
-	char name[256];
-	size_t len;
-	int pointers = 0;
 
 	*out = NULL;
 	if (!f)
 		return false;
-	snprintf(name, sizeof(name), "%s", n->u.cast.type_name);
-	for (len = strlen(name); len && (name[len - 1] == '*' || name[len - 1] == ' '); len--)
-		pointers += name[len - 1] == '*';
-	name[len] = '\0';
-	uint64_t type = dw_find_type(f, name);
-	if (!type) {
-		diag_error(&e->s->diag, n->loc, "E_CAST_TYPE",
-			   "@cast: type '%s' is not in the DWARF of %s",
-			   name, dw_path(f));
-		return true;
-	}
-	if (pointers) {
-		diag_error(&e->s->diag, n->loc, "E_UNSUPPORTED",
-			   "@cast to a pointer type ('%s') is not supported yet; cast to the type pointed to",
-			   n->u.cast.type_name);
-		return true;
-	}
-	/* the operand is the address of an object of that type */
-	struct ta_access *base = ta_new(a, (struct ta_base){
-		.kind = TA_BASE_EXPR, .expr = n->u.cast.operand });
-	ta_push_deref(a, base);
-	const struct target_path *path = &n->u.cast.path;
-	if (!path->nsteps && !path->addr_of && !path->pretty) {
-		base->result = (struct ta_result){ .kind = TA_RES_ADDRESS,
-						   .size = 8 };
-		*out = base;
-		return true;
-	}
-	*out = dwacc_walk(e, f, type, base, path,
-			  arena_printf(a, "@cast(..., \"%s\")", n->u.cast.type_name),
-			  n->loc);
+	*out = dwacc_cast_in(e, f, n, NULL);
 	return true;
 }
 

@@ -13,8 +13,10 @@
  * C, or read memory.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "translator/debuginfo/header_types.h"
 #include "translator/elab.h"
 #include "translator/providers/dwarf_access.h"
 #include "translator/target_walk.h"
@@ -379,4 +381,85 @@ dwacc_atvar_find(struct elab *e, struct dw_file *f, const struct node *n,
 			   name, file ? " in a file matching " : "",
 			   file ? file : "", dw_path(f));
 	return got > 0;
+}
+
+/* ---- @cast ---- */
+
+/* "sockaddr_un" as SystemTap finds it: a typedef or base type of that
+ * name, else the struct, union or enum. */
+static uint64_t
+find_cast_type(struct dw_file *f, const char *name)
+{
+	static const char *const tags[] = { "", "struct ", "union ", "enum " };
+	char buf[300];
+	uint64_t type = 0;
+
+	for (size_t i = 0; !type && i < sizeof(tags) / sizeof(tags[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s%s", tags[i], name);
+		type = dw_find_type(f, buf);
+		if (strchr(name, ' '))
+			break;	/* "struct x" is tagged already */
+	}
+	return type;
+}
+
+struct ta_access *
+dwacc_cast_in(struct elab *e, struct dw_file *f, struct node *n,
+	      const char *where)
+{
+	struct arena *a = e->s->arena;
+	char name[256];
+	size_t len;
+	int pointers = 0;
+
+	snprintf(name, sizeof(name), "%s", n->u.cast.type_name);
+	for (len = strlen(name); len && (name[len - 1] == '*' || name[len - 1] == ' '); len--)
+		pointers += name[len - 1] == '*';
+	name[len] = '\0';
+	uint64_t type = find_cast_type(f, name);
+	if (!type) {
+		diag_error(&e->s->diag, n->loc, "E_CAST_TYPE",
+			   "@cast: type '%s' is not in the DWARF of %s",
+			   name, where ? where : dw_path(f));
+		return NULL;
+	}
+	if (pointers) {
+		diag_error(&e->s->diag, n->loc, "E_UNSUPPORTED",
+			   "@cast to a pointer type ('%s') is not supported yet; cast to the type pointed to",
+			   n->u.cast.type_name);
+		return NULL;
+	}
+	return tw_walk_cast(e, source(f), type, n->u.cast.operand,
+			    &n->u.cast.path,
+			    arena_printf(a, "@cast(..., \"%s\")",
+					 n->u.cast.type_name), n->loc);
+}
+
+bool
+dwacc_header_cast(struct elab *e, struct node *n, struct ta_access **out)
+{
+	const char *module = n->u.cast.module;
+	char err[512];
+	struct dw_file *f;
+	char *obj;
+
+	*out = NULL;
+	if (!hdr_is_header_list(module))
+		return false;
+	if (!(obj = hdr_types_object(module, err, sizeof(err)))) {
+		diag_error(&e->s->diag, n->loc, "E_CAST_HEADER",
+			   "@cast: the headers %s do not compile: %s", module,
+			   err);
+		return true;
+	}
+	f = dw_open(obj, err, sizeof(err));
+	free(obj);
+	if (!f) {
+		diag_error(&e->s->diag, n->loc, "E_CAST_HEADER",
+			   "@cast: the types of %s cannot be read: %s", module,
+			   err);
+		return true;
+	}
+	*out = dwacc_cast_in(e, f, n, module);
+	return true;
 }

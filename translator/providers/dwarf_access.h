@@ -65,6 +65,18 @@ bool dwacc_meta(struct elab *e, const struct derived_probe *dp,
  * to BTF (the kernel, <header>, modules without DWARF). */
 bool dwacc_cast(struct elab *e, struct node *n, struct ta_access **out);
 
+/* @cast(ptr, "type", ...) `n` with the type found in DWARF file `f`
+ * (`where` names it in messages; NULL: f's path).  NULL after an error
+ * was reported. */
+struct ta_access *dwacc_cast_in(struct elab *e, struct dw_file *f,
+				struct node *n, const char *where);
+
+/* @cast(ptr, "type", "<sys/un.h>"): the type from the headers named,
+ * compiled (debuginfo/header_types.h): true with *out set, or NULL after
+ * an error was reported (with the compiler's message when they do not
+ * compile); false when the module string is not a header list. */
+bool dwacc_header_cast(struct elab *e, struct node *n, struct ta_access **out);
+
 /* @var("name@file"[, "module"]) in probe `dp` (NULL in a function): the
  * static or global of the module named, else of the probe's DWARF file,
  * else of the kernel's debug vmlinux, followed by its path.  NULL after
