@@ -10,6 +10,7 @@
 #include "translator/session.h"
 
 struct kernel_target;
+struct glob_node;
 
 struct elab {
 	struct session *s;
@@ -31,6 +32,8 @@ struct elab {
 	bool cur_optional;		/* the user's point ends in '?' */
 	/* listing mode (-l/-L): points that fail quietly */
 	bool listing;
+	/* pp_glob.c: the known component names, built on first use */
+	struct glob_node *glob_tree;
 };
 
 /* Providers: add a derived probe for concrete `point` with `pdata`. The

@@ -3,20 +3,24 @@
  * each `probe P1, P2 { body }` into derived probes.
  *
  * A probe point is first matched against the probe aliases (the user's
- * and the library's; wildcards in the point select several, and a point
- * longer than an alias name passes its extra components on to the alias's
- * targets). Each alias adds its body before the probe's (`=`) or after it
- * (`+=`), and its targets are expanded the same way, so aliases of aliases
- * work. A point that names no alias goes to its provider. `?` lets a point
- * match nothing, `!` stops at the first point that matches, `if (cond)`
- * guards the handler.
+ * and the library's; a point longer than an alias name passes its extra
+ * components on to the alias's targets). Wildcards in component names
+ * (`syscall.*`, `kerne*.funct*("f").*`) are expanded first, against the
+ * names the aliases and providers know (pp_glob.c); each expansion is an
+ * optional point. Each alias adds its body before the probe's (`=`) or
+ * after it (`+=`), and its targets are expanded the same way, so aliases
+ * of aliases work. A point that names no alias goes to its provider. `?`
+ * lets a point match nothing, `!` stops at the first point that matches,
+ * `if (cond)` guards the handler.
  */
-#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "translator/debuginfo/kernel.h"
 #include "translator/elab.h"
 #include "translator/parse.h"
+#include "translator/pp_glob.h"
 #include "translator/providers/provider.h"
 #include "translator/tapset.h"
 
@@ -100,8 +104,8 @@ args_equal(const struct node *a, const struct node *b)
 	return strcmp(a->u.string.raw, b->u.string.raw) == 0;
 }
 
-/* The first `n` components of `pt` match alias name `name` (which has
- * exactly `n`); the point's components may hold wildcards. */
+/* The first `n` components of `pt` are alias name `name` (which has
+ * exactly `n`); wildcards in names went through pp_glob.c before. */
 static bool
 prefix_matches(const struct node *pt, const struct node *name, int n)
 {
@@ -110,7 +114,7 @@ prefix_matches(const struct node *pt, const struct node *name, int n)
 	for (int i = 0; i < n; i++) {
 		const struct pp_component *pc = &pt->u.point.comps[i];
 		const struct pp_component *nc = &name->u.point.comps[i];
-		if (fnmatch(pc->name, nc->name, 0) != 0)
+		if (strcmp(pc->name, nc->name) != 0)
 			return false;
 		if (!args_equal(pc->arg, nc->arg))
 			return false;
@@ -196,6 +200,21 @@ expand_through_alias(struct elab *e, struct node *pt, struct node *al, int n)
 	return total;
 }
 
+/* Expand `pt` through alias `al`, whose name `nm` covers the point's
+ * first `n` components; the outermost alias names the derived probes. */
+static int
+expand_alias_named(struct elab *e, struct node *pt, struct node *al,
+		   struct node *nm, int n)
+{
+	const char *saved_alias = e->cur_alias;
+
+	if (e->alias_depth == 1)
+		e->cur_alias = with_suffix_name(e, nm, pt, n);
+	int k = expand_through_alias(e, pt, al, n);
+	e->cur_alias = saved_alias;
+	return k;
+}
+
 /* Aliases whose names match the whole point, or failing that the longest
  * prefix of it. Returns how many derived probes they gave, or -2 if no
  * alias matched at all. */
@@ -223,11 +242,7 @@ expand_aliases(struct elab *e, struct node *pt)
 			    !prefix_matches(pt, nm, best))
 				continue;
 			any = true;
-			const char *saved_alias = e->cur_alias;
-			if (e->alias_depth == 1)
-				e->cur_alias = with_suffix_name(e, nm, pt, best);
-			int k = expand_through_alias(e, pt, al, best);
-			e->cur_alias = saved_alias;
+			int k = expand_alias_named(e, pt, al, nm, best);
 			if (k < 0)
 				return -1;
 			total += k;
@@ -238,19 +253,10 @@ expand_aliases(struct elab *e, struct node *pt)
 }
 
 static int
-expand_point(struct elab *e, struct node *pt)
+expand_by_provider(struct elab *e, struct node *pt)
 {
-	if (e->alias_depth > ALIAS_MAX_DEPTH) {
-		diag_error(&e->s->diag, pt->loc, "E_ALIAS_LOOP",
-			   "probe aliases nest too deeply (an alias that expands to itself?)");
-		return -1;
-	}
-	e->alias_depth++;
-	int n = expand_aliases(e, pt);
-	e->alias_depth--;
-	if (n != -2)
-		return n;
 	const struct provider *p = provider_for(pt);
+
 	if (!p) {
 		if (e->cur_optional)
 			return 0;	/* `nosuch.point ?` drops quietly */
@@ -263,6 +269,149 @@ expand_point(struct elab *e, struct node *pt)
 		return -1;
 	}
 	return p->match(e, pt);
+}
+
+/* ---- wildcards in component names (pp_glob.c) ---- */
+
+/* What a failed expansion of a wildcard point said, kept in case every
+ * expansion fails and those words are the only explanation. */
+struct glob_failure {
+	char *text;
+	int errors;
+};
+
+/* One expansion of a wildcard point. As in SystemTap each is optional:
+ * it may match nothing, and when it fails its errors are held back (into
+ * `failure`) and the probes it had made are dropped; -1 then. What it
+ * says when it succeeds (warnings) is passed on. */
+static int
+expand_glob_match(struct elab *e, struct pp_glob_match *m,
+		  struct glob_failure *failure)
+{
+	struct diag *d = &e->s->diag;
+	struct diag saved = *d;
+	int nprobes = e->prog->nprobes;
+	bool optional = e->cur_optional;
+	bool point_optional = m->point->u.point.optional;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *held = d->out ? open_memstream(&text, &len) : NULL;
+
+	if (held)
+		d->out = held;
+	e->cur_optional = true;
+	m->point->u.point.optional = true;
+	int k = m->alias ? expand_alias_named(e, m->point, m->alias,
+					      m->alias_name, m->prefix) :
+			   expand_by_provider(e, m->point);
+	e->cur_optional = optional;
+	m->point->u.point.optional = point_optional;
+	if (held) {
+		fclose(held);
+		d->out = saved.out;
+	}
+	if (k < 0 || d->errors > saved.errors) {
+		failure->errors = d->errors - saved.errors;
+		failure->text = text ? arena_strdup(A(e), text) : NULL;
+		e->prog->nprobes = nprobes;
+		d->errors = saved.errors;
+		d->last_error = saved.last_error;
+		d->last_id = saved.last_id;
+		k = -1;
+	} else if (text) {
+		fputs(text, d->out);
+	}
+	free(text);
+	return k;
+}
+
+static const char *
+glob_match_name(struct elab *e, const struct pp_glob_match *m)
+{
+	return m->alias ? with_suffix_name(e, m->alias_name, m->point,
+					   m->prefix) :
+			  pp_to_string(A(e), m->point);
+}
+
+/* What a wildcard point expanded to, for the hint when none of it
+ * matched: "a, b, c and 4 more". */
+static const char *
+glob_expansions_text(struct elab *e, struct pp_glob_match *m, int n)
+{
+	const char *s = "";
+
+	for (int i = 0; i < n && i < 4; i++)
+		s = arena_printf(A(e), "%s%s'%s'", s, i ? ", " : "",
+				 glob_match_name(e, &m[i]));
+	return n > 4 ? arena_printf(A(e), "%s and %d more", s, n - 4) : s;
+}
+
+/* A point with wildcards in its component names: every known name it
+ * matches (aliases and the providers' shapes), each expanded as an
+ * optional point. The user's own point (not a library alias's target)
+ * that comes to nothing says why: the errors of its expansions, or where
+ * no known name matched. */
+static int
+expand_glob(struct elab *e, struct node *pt)
+{
+	struct pp_glob_match *m;
+	struct pp_glob_miss miss;
+	int n = pp_glob_expand(e, pt, &m, &miss), total = 0, failed = 0;
+	struct glob_failure first = { NULL, 0 };
+
+	for (int i = 0; i < n; i++) {
+		struct glob_failure f = { NULL, 0 };
+		int k = expand_glob_match(e, &m[i], &f);
+		if (k > 0)
+			total += k;
+		if (k < 0 && !failed++)
+			first = f;
+	}
+	if (total > 0 || e->alias_depth > 1 || e->cur_optional ||
+	    e->listing)
+		return total;
+	if (n == 0) {
+		diag_error(&e->s->diag, miss.at, "E_NO_MATCH",
+			   "probe point '%s' matches nothing",
+			   pp_to_string(A(e), pt));
+		if (miss.hint)
+			diag_hint(&e->s->diag, "%s", miss.hint);
+		return -1;
+	}
+	/* every expansion an error (process.* without a process, say):
+	 * the first one's errors say why; else matching nothing is the
+	 * news */
+	if (failed == n && first.errors) {
+		if (first.text && e->s->diag.out)
+			fputs(first.text, e->s->diag.out);
+		e->s->diag.errors += first.errors;
+		return -1;
+	}
+	diag_error(&e->s->diag, pt->loc, "E_NO_MATCH",
+		   "probe point '%s' matches nothing",
+		   pp_to_string(A(e), pt));
+	diag_hint(&e->s->diag, "it expands to %s; %s",
+		  glob_expansions_text(e, m, n),
+		  n == 1 ? "that matches nothing" :
+		  "none of them matches anything");
+	return -1;
+}
+
+static int
+expand_point(struct elab *e, struct node *pt)
+{
+	if (e->alias_depth > ALIAS_MAX_DEPTH) {
+		diag_error(&e->s->diag, pt->loc, "E_ALIAS_LOOP",
+			   "probe aliases nest too deeply (an alias that expands to itself?)");
+		return -1;
+	}
+	e->alias_depth++;
+	int n = pp_glob_in_names(pt) ? expand_glob(e, pt) :
+		expand_aliases(e, pt);
+	e->alias_depth--;
+	if (n != -2)
+		return n;
+	return expand_by_provider(e, pt);
 }
 
 bool

@@ -6,9 +6,10 @@
  * wildcards and providers answer exactly as they would in a script. A
  * point reached through a tapset alias is listed by the alias's name, and
  * its variables are those the alias's prologue sets; a provider's point is
- * listed by its own name with its context variables.
+ * listed by its own name with its context variables. Wildcards in names
+ * (`-l 'timer.*'`, `-l '*'`) match the names elaboration knows, so they
+ * list what a script's probe would get.
  */
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@
 #include "translator/listing.h"
 #include "translator/parse.h"
 #include "translator/providers/provider.h"
+#include "translator/providers/shapes.h"
 #include "translator/tapset.h"
 
 struct line {
@@ -88,38 +90,6 @@ elaborate_pattern(struct session *s, struct elab **out)
 	return true;
 }
 
-static const char *const probe_types[] = {
-	"begin", "begin(NUMBER)", "end", "end(NUMBER)",
-	"error", "error(NUMBER)", "never",
-	"timer.s(NUMBER)", "timer.ms(NUMBER)",
-	"timer.us(NUMBER)", "timer.ns(NUMBER)",
-	"timer.hz(NUMBER)", "timer.jiffies(NUMBER)",
-	"timer.profile", "kernel.trace(STRING)",
-	"kernel.syscall(STRING)", "kernel.syscall(STRING).return",
-	"kprobe.function(STRING)",
-	"kprobe.function(STRING).return",
-	"kprobe.module(STRING).function(STRING)",
-	"kprobe.module(STRING).function(STRING).return",
-	"kprobe.statement(NUMBER).absolute",
-	NULL,
-};
-
-/* `-l 'timer.*'`: a wildcard over a provider's own components matches the
- * probe types that take no argument, by name. */
-static bool
-list_probe_types(struct session *s)
-{
-	bool any = false;
-
-	for (int i = 0; probe_types[i]; i++)
-		if (!strchr(probe_types[i], '(') &&
-		    fnmatch(s->opts.list_pattern, probe_types[i], 0) == 0) {
-			printf("%s\n", probe_types[i]);
-			any = true;
-		}
-	return any;
-}
-
 bool
 pass_list(struct session *s)
 {
@@ -146,7 +116,7 @@ pass_list(struct session *s)
 	for (int i = 0; i < p->nprobes; i++)
 		if (i == 0 || strcmp(lines[i].text, lines[i - 1].text) != 0)
 			printf("%s\n", lines[i].text);
-	if (p->nprobes == 0 && !list_probe_types(s))
+	if (p->nprobes == 0)
 		return false;	/* nothing matched: exit 1, as stap does */
 	return true;
 }
@@ -203,6 +173,37 @@ builtin_signature(struct session *s, const struct cg_builtin *b)
 	return arena_printf(s->arena, "%s)", sig);
 }
 
+struct shape_list {
+	struct session *s;
+	char **v;
+	int n, cap;
+};
+
+/* "kernel.function(STRING)" as stap spells it: kernel.function(string) */
+static void
+add_probe_type(const char *head, const char *tail, void *ctx)
+{
+	struct shape_list *l = ctx;
+	char *t = arena_printf(l->s->arena, "%s%s%s", head, tail ? "." : "",
+			       tail ? tail : "");
+
+	for (char *p = t; (p = strchr(p, '(')) != NULL; p++)
+		for (char *q = p + 1; *q && *q != ')'; q++)
+			*q = (char)(*q - 'A' + 'a');
+	l->v = arena_grow(l->s->arena, l->v, sizeof(*l->v), &l->cap, l->n + 1);
+	l->v[l->n++] = t;
+}
+
+/* --dump-probe-types: the shapes of the providers' probe points. */
+static void
+print_probe_types(struct session *s)
+{
+	struct shape_list l = { .s = s };
+
+	provider_shapes_each(add_probe_type, &l);
+	print_sorted_unique(l.v, l.n);
+}
+
 bool
 pass_dump(struct session *s)
 {
@@ -212,8 +213,7 @@ pass_dump(struct session *s)
 	if (!tapset_load_macros(s) || !tapset_load_library(s))
 		return false;
 	if (s->opts.dump_probe_types)
-		for (int i = 0; probe_types[i]; i++)
-			printf("%s\n", probe_types[i]);
+		print_probe_types(s);
 	for (int f = 0; f < s->nlibrary; f++) {
 		struct node_list *items = &s->library[f]->items;
 		for (int i = 0; i < items->n; i++) {

@@ -24,6 +24,7 @@ translator_libtapc_a_SOURCES = \
 	translator/tapset.c translator/tapset.h \
 	translator/sema.h translator/elab.h \
 	translator/elaborate.c translator/resolve.c translator/types.c \
+	translator/pp_glob.c translator/pp_glob.h \
 	translator/optimize.c translator/sema_print.c translator/checks.c \
 	translator/strlit.c translator/strlit.h \
 	translator/listing.c translator/listing.h \
@@ -36,6 +37,7 @@ translator_libtapc_a_SOURCES = \
 	translator/providers/begin_end.c translator/providers/timer.c \
 	translator/providers/tracepoint.c translator/providers/kprobe.c \
 	translator/providers/unsupported.c \
+	translator/providers/shapes.c translator/providers/shapes.h \
 	translator/providers/syscall.c translator/providers/syscall_table.c \
 	translator/providers/kfunc.c translator/providers/kfunc.h \
 	translator/providers/dwarf.c \
