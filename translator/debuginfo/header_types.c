@@ -9,6 +9,7 @@
  * (a library upgrade).  Must not: read DWARF (dwarf.h does), or print:
  * errors go back to the caller, which knows the script location.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -178,13 +179,20 @@ static char tmp_dir[64];
 static void
 remove_tmp_dir(void)
 {
-	char cmd[128];
+	char path[sizeof(tmp_dir) + 260];
+	struct dirent *de;
+	DIR *d = opendir(tmp_dir);
 
-	if (!*tmp_dir)
+	if (!d)
 		return;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_dir);
-	if (system(cmd) != 0)
-		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/%s", tmp_dir,
+				 de->d_name);
+			unlink(path);
+		}
+	closedir(d);
+	rmdir(tmp_dir);
 }
 
 static bool
