@@ -49,6 +49,8 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/tapset_inode_path.stp \
 	testsuite/kernel/tests/tapset_kwrite.out \
 	testsuite/kernel/tests/tapset_kwrite.stp \
+	testsuite/kernel/tests/tapset_sizeof.out \
+	testsuite/kernel/tests/tapset_sizeof.stp \
 	testsuite/kernel/tests/tapset_stack.out \
 	testsuite/kernel/tests/tapset_stack.stp \
 	testsuite/kernel/tests/target_x.stp \
