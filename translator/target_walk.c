@@ -667,12 +667,14 @@ tw_walk_value(struct elab *e, const struct ta_vtype *vt, struct node *expr,
 	      struct loc loc)
 {
 	struct tw_source s = { .ops = vt->ops, .src = vt->src };
-	struct ta_access *base = ta_new(e->s->arena, (struct ta_base){
-		.kind = TA_BASE_EXPR, .expr = expr });
+	struct ta_access *base;
 
-	/* The address of an object: V is where the object is. */
+	/* The address of an object (&x->m): as @cast's operand, so that
+	 * (p)[i] indexes it as a pointer. */
 	if (vt->addr_of)
-		ta_push_deref(e->s->arena, base);
+		return tw_walk_cast(e, s, vt->type, expr, path, what, loc);
+	base = ta_new(e->s->arena, (struct ta_base){ .kind = TA_BASE_EXPR,
+						     .expr = expr });
 	return tw_walk(e, s, vt->type, base, path, what, loc);
 }
 

@@ -21,6 +21,8 @@ TAP_KMOD_FILES = \
 	testsuite/kmod/tests/modload-deferred.stp \
 	testsuite/kmod/tests/modload-deferred.out \
 	testsuite/kmod/check-statics-not-loaded \
+	testsuite/kmod/tests/autocast.stp \
+	testsuite/kmod/tests/autocast.out \
 	testsuite/kmod/tests/values.stp \
 	testsuite/kmod/tests/values.out \
 	testsuite/kmod/tests/pretty.stp \
