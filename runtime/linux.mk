@@ -37,13 +37,17 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/compat/tests/uprobe_unregister_nosync.c \
 	runtime/linux/compat/tests/uprobe_handler_data.c \
 	runtime/linux/compat/tests/uprobe_return_instances.c \
+	runtime/linux/procfs.h \
+	runtime/linux/procfs.c \
 	runtime/linux/module.c \
 	runtime/linux/compat/compat.h \
 	runtime/linux/compat/tapconf.sh \
 	runtime/linux/compat/tests/copy_nofault.c \
+	runtime/linux/compat/tests/filldir_bool.c \
 	runtime/linux/compat/tests/get_kretprobe.c \
 	runtime/linux/compat/tests/hrtimer_mode_hard.c \
 	runtime/linux/compat/tests/hrtimer_setup.c \
 	runtime/linux/compat/tests/no_llseek.c \
+	runtime/linux/compat/tests/pde_data.c \
 	runtime/linux/compat/tests/relay_const_callbacks.c \
 	runtime/linux/compat/tests/timer_delete_sync.c

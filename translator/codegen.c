@@ -720,7 +720,7 @@ cg_probe_records(struct cg *g)
 static void
 cg_module_desc(struct cg *g)
 {
-	int nb, ne, nerr, nt, np;
+	int nb, ne, nerr, nt, np, nproc, ndirs;
 	struct cg_kernel_counts kc;
 
 	cg_probe_records(g);
@@ -730,6 +730,7 @@ cg_module_desc(struct cg *g)
 	nt = cg_timer_table(g);
 	cg_kernel_tables(g, &kc);
 	cg_uprobe_tables(g);
+	cg_procfs_tables(g, &nproc, &ndirs);
 	np = cg_params(g);
 	cg_blank(&g->w);
 	cg_open(&g->w, "struct tap_module_desc tap_module =");
@@ -745,6 +746,10 @@ cg_module_desc(struct cg *g)
 			kc.tracepoints);
 		cg_line(&g->w, ".kprobes = %s, .n_kprobes = %d,",
 			kc.kprobes ? "__tap_kprobes" : "NULL", kc.kprobes);
+		cg_line(&g->w, ".procfs = %s, .n_procfs = %d,",
+			nproc ? "__tap_procfs" : "NULL", nproc);
+		cg_line(&g->w, ".procfs_dirs = %s, .n_procfs_dirs = %d,",
+			ndirs ? "__tap_procfs_dirs" : "NULL", ndirs);
 	}
 	cg_line(&g->w, ".params = %s, .n_params = %d,", np ? "__tap_params" : "NULL", np);
 	cg_line(&g->w, ".locals_size = sizeof(union tap_frame) * (TAP_MAXNESTING + 1),");
@@ -767,7 +772,7 @@ cg_check_probes(struct cg *g)
 
 		dp->index = i;
 		if (g->s->opts.target == TARGET_USER &&
-		    (k == PD_TRACEPOINT || k == PD_KPROBE)) {
+		    (k == PD_TRACEPOINT || k == PD_KPROBE || k == PD_PROCFS)) {
 			diag_error(&g->s->diag, dp->point->loc, "E_USER_TARGET",
 				   "probe %s needs the kernel target", dp->name);
 			g->failed = true;

@@ -8,7 +8,7 @@ translator_libtapc_a_SOURCES += \
 	translator/codegen_expr.c translator/codegen_stmt.c \
 	translator/codegen_print.c translator/codegen_probe.c \
 	translator/codegen_builtin.c translator/codegen_kernel.c \
-	translator/codegen_uprobe.c \
+	translator/codegen_uprobe.c translator/codegen_procfs.c \
 	translator/codegen_ucfi.c translator/codegen_ucfi.h \
 	translator/codegen_autoprint.c translator/codegen_locks.c \
 	translator/cg_writer.c translator/cg_writer.h \

@@ -80,6 +80,12 @@ const char *cg_uprobe_target_expr(struct cg *g, struct node *n,
 				  const struct derived_probe *dp,
 				  const struct context_var *cv);
 
+/* codegen_procfs.c: procfs("PATH") files and their $value. */
+void cg_procfs_tables(struct cg *g, int *nfiles, int *ndirs);
+bool cg_is_procfs_value(const struct node *lhs);
+const char *cg_procfs_store(struct cg *g, struct node *lhs, enum op op,
+			    const char *val);
+
 /* codegen.c */
 char *cg_fmt(struct cg *g, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -394,6 +394,8 @@ cg_target_expr(struct cg *g, struct node *n)
 		for (int j = 0; j < g->prog->probes[i]->nctxvars; j++)
 			if (g->prog->probes[i]->ctxvars[j] == cv)
 				dp = g->prog->probes[i];
+	if (cv && dp && kind_of(dp) == PD_PROCFS)
+		return "tap_procfs_value(c)";	/* a .write probe's */
 	if (!cv || !dp || cv->type != TY_LONG) {
 		cg_unsupported(g, n, "this context variable");
 		return "((int64_t)0)";

@@ -43,7 +43,7 @@ translator_libtapc_a_SOURCES = \
 	translator/providers/dwarf.c \
 	translator/providers/dwarf_access.c \
 	translator/providers/dwarf_access.h \
-	translator/providers/process.c \
+	translator/providers/process.c translator/providers/procfs.c \
 	translator/providers/process_dwarf.c translator/providers/process_dwarf.h \
 	translator/providers/syscall_table.h \
 	translator/hash.c translator/hash.h \

@@ -339,6 +339,8 @@ wrap_in_entry(struct resolver *r, struct node *n)
 	n->type = inner->type;
 }
 
+static bool script_value_plain(struct resolver *r, struct node *n);
+
 static void
 bind_target(struct resolver *r, struct node *n)
 {
@@ -365,6 +367,14 @@ bind_target(struct resolver *r, struct node *n)
 		hint_targets(r);
 		return;
 	}
+	if (cv->script_value && !script_value_plain(r, n))
+		return;
+	if (cv->write_only) {
+		diag_error(&r->e->s->diag, n->loc, "E_TARGET_READ",
+			   "context variable '%s' of probe %s is only assigned ('=' or '.='), never read",
+			   n->u.target.name, r->dp->name);
+		return;
+	}
 	if (!r->in_entry && target_needs_entry(r->dp, cv)) {
 		wrap_in_entry(r, n);
 		return;
@@ -373,6 +383,33 @@ bind_target(struct resolver *r, struct node *n)
 	n->type = cv->type;
 	note_ctxvar(r, cv);
 	target_bind_access(r->e, cv, n);
+}
+
+/* procfs $value is a plain string: no ->member, [i], $ or &. */
+static bool
+script_value_plain(struct resolver *r, struct node *n)
+{
+	const struct target_path *path = &n->u.target.path;
+
+	if (!path->nsteps && !path->pretty && !path->addr_of)
+		return true;
+	diag_error(&r->e->s->diag, n->loc, "E_TARGET_STRING",
+		   "'%s' is a string: it has no members, elements or address",
+		   n->u.target.name);
+	return false;
+}
+
+/* A store into a procfs .read probe's $value: a string the handler
+ * hands to the reader, no guru mode (providers/procfs.c). */
+static bool
+bind_script_value(struct resolver *r, struct node *lhs, struct context_var *cv)
+{
+	if (!script_value_plain(r, lhs))
+		return true;
+	lhs->u.target.cv = cv;
+	lhs->type = cv->type;
+	note_ctxvar(r, cv);
+	return true;
 }
 
 /* @defined(x) is 1 when x resolves, else 0, decided here. */
@@ -449,6 +486,8 @@ check_target_write(struct resolver *r, struct node *lhs)
 				   "context variable '%s' is read-only", what);
 			return false;
 		}
+		if (cv->script_value)
+			return bind_script_value(r, lhs, cv);
 	}
 	if (!r->e->s->opts.guru) {
 		diag_error(d, lhs->loc, "E_TARGET_WRITE",

@@ -22,6 +22,7 @@
 #include "output.h"
 #include "probes.h"
 #include "probes_uprobe.h"
+#include "procfs.h"
 #include "transport.h"
 #include "ksyms.h"
 
@@ -347,10 +348,17 @@ tap_module_init(void)
 	ret = tap_transport_init(THIS_MODULE->name);
 	if (ret)
 		goto err_globals;
+	/* procfs handlers run only once the session does (RUNNING) */
+	ret = tap_procfs_init(tap_module.procfs, tap_module.n_procfs,
+			      tap_module.procfs_dirs, tap_module.n_procfs_dirs);
+	if (ret)
+		goto err_transport;
 	INIT_WORK(&tap_stop_work, tap_stop_work_fn);
 	timer_setup(&tap_housekeeping, tap_housekeeping_fn, 0);
 	mod_timer(&tap_housekeeping, jiffies + TAP_HOUSEKEEPING_JIFFIES);
 	return 0;
+err_transport:
+	tap_transport_exit();
 err_globals:
 	if (tap_module.exit)
 		tap_module.exit();
@@ -366,6 +374,7 @@ tap_module_exit(void)
 	tap_timer_delete_sync(&tap_housekeeping);
 	cancel_work_sync(&tap_stop_work);
 	tap_session_stop();
+	tap_procfs_exit(tap_module.procfs, tap_module.n_procfs);
 	tap_mm_lock_exit();	/* probes are gone; their deferred unlocks */
 	tap_transport_exit();
 	if (tap_module.exit)

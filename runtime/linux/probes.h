@@ -22,6 +22,7 @@
 #include "context.h"	/* struct tap_global_param, via core/handler.h */
 
 struct tap_context;
+struct tap_procfs_file;
 
 /* What every probe has, whatever its provider. */
 struct tap_probe {
@@ -109,6 +110,12 @@ struct tap_module_desc {
 	size_t n_tracepoints;
 	struct tap_kprobe_probe *kprobes;
 	size_t n_kprobes;
+	/* procfs("PATH") files (procfs.h) and the directories under the
+	 * module's that their paths need, parents first */
+	struct tap_procfs_file *procfs;
+	size_t n_procfs;
+	const char *const *procfs_dirs;
+	size_t n_procfs_dirs;
 	size_t locals_size;	/* bytes of locals in each context */
 	int (*init)(void);	/* allocate globals; process context */
 	void (*exit)(void);	/* free them */

@@ -17,4 +17,5 @@
 #include "probes_uprobe.c"
 #include "ustack.c"
 #include "regex.c"
+#include "procfs.c"
 #include "module.c"

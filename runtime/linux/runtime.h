@@ -27,6 +27,7 @@
 #include "ustack.h"
 #include "transport.h"
 #include "regex.h"
+#include "procfs.h"
 
 /* <stdint.h>'s limits, which the generated C uses on both targets (the
  * kernel spells them S64_MAX...). */

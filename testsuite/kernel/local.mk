@@ -10,6 +10,7 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/check \
 	testsuite/kernel/kernel.vmtest \
 	testsuite/kernel/kworkload.c \
+	testsuite/kernel/procfs-work.sh \
 	testsuite/kernel/tests/argstr.stp \
 	testsuite/kernel/tests/backtrace.stp \
 	testsuite/kernel/tests/btf_autocast.out \
@@ -43,6 +44,9 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/missed.stp \
 	testsuite/kernel/tests/openmissing.stp \
 	testsuite/kernel/tests/openmissing.out \
+	testsuite/kernel/tests/procfs.stp \
+	testsuite/kernel/tests/procfs.out \
+	testsuite/kernel/tests/procfs_other.stp \
 	testsuite/kernel/tests/profile.stp \
 	testsuite/kernel/tests/skip.stp \
 	testsuite/kernel/tests/tapset_inode_path.out \

@@ -42,7 +42,7 @@ struct provider {
 enum pdata_kind {
 	PD_BEGIN, PD_END, PD_ERROR, PD_NEVER,
 	PD_TIMER, PD_PROFILE, PD_TRACEPOINT, PD_KPROBE, PD_SYSCALL,
-	PD_UPROBE, PD_PROCESS,
+	PD_UPROBE, PD_PROCESS, PD_PROCFS,
 };
 
 struct pdata_begin_end {
@@ -145,6 +145,17 @@ struct pdata_process {
 	bool uses_bias;			/* @var: the program's load bias is
 					 * wanted (tap_ubias) */
 	uint64_t load_vaddr;		/* its first PT_LOAD's page */
+};
+
+/* procfs[("PATH")][.umask(N)].read[.maxsize(N)] / .write (procfs.c):
+ * the file /proc/systemtap/MODULE/PATH. */
+struct pdata_procfs {
+	enum pdata_kind kind;		/* PD_PROCFS */
+	const char *path;		/* "command" when not given */
+	bool is_write;
+	int umask;			/* .umask(N), 0 when not given */
+	int64_t maxsize;		/* .read.maxsize(N), 0 when not given */
+	struct context_var *value;	/* its $value */
 };
 
 static inline enum pdata_kind

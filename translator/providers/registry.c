@@ -15,6 +15,7 @@ extern const struct provider provider_syscall;
 extern const struct provider provider_dwarf;
 extern const struct provider provider_kfunc;
 extern const struct provider provider_process;
+extern const struct provider provider_procfs;
 extern const struct provider provider_unsupported;
 
 const struct provider *const provider_registry[] = {
@@ -26,6 +27,7 @@ const struct provider *const provider_registry[] = {
 	&provider_dwarf,	/* before kfunc: DWARF when the kernel has it */
 	&provider_kfunc,
 	&provider_process,
+	&provider_procfs,
 	&provider_unsupported,	/* last: recognises the rest by name */
 	NULL,
 };

@@ -41,6 +41,15 @@ static const char *const fixed_shapes[] = {
 	NULL,
 };
 
+/* procfs.c: procfs and procfs("PATH"), each with an optional .umask(N) */
+static const char *const procfs_heads[] = {
+	"procfs", "procfs(STRING)", "procfs.umask(NUMBER)",
+	"procfs(STRING).umask(NUMBER)", NULL,
+};
+static const char *const procfs_tails[] = {
+	"read", "read.maxsize(NUMBER)", "write", NULL,
+};
+
 /* dwarf.c and kfunc.c: kernel.function(...) and module(...).function(...) */
 static const char *const function_heads[] = {
 	"kernel", "module(STRING)", NULL,
@@ -86,4 +95,5 @@ provider_shapes_each(void (*fn)(const char *head, const char *tail,
 		fn(fixed_shapes[i], NULL, ctx);
 	each_product(function_heads, function_tails, fn, ctx);
 	each_product(process_heads, process_tails, fn, ctx);
+	each_product(procfs_heads, procfs_tails, fn, ctx);
 }

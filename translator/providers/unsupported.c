@@ -17,7 +17,6 @@ static const struct {
 	{ "kernel", "mark", "kernel.mark" },
 	{ "module", NULL, "module(...) probes" },
 	{ "process", NULL, "process(...) probes (uprobes)" },
-	{ "procfs", NULL, "procfs probes" },
 	{ "perf", NULL, "perf probes" },
 	{ "netfilter", NULL, "netfilter probes" },
 	{ "java", NULL, "java probes" },

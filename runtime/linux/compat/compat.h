@@ -70,4 +70,20 @@ tap_get_kretprobe(struct kretprobe_instance *ri)
 #define tap_copy_to_user_nofault	probe_user_write
 #endif
 
+/* A proc entry's private data: pde_data(), PDE_DATA() before it. */
+#ifdef TAPCONF_PDE_DATA
+#define tap_pde_data(inode)	pde_data(inode)
+#else
+#define tap_pde_data(inode)	PDE_DATA(inode)
+#endif
+
+/* What a dir_context actor (iterate_dir) returns to go on. */
+#ifdef TAPCONF_FILLDIR_BOOL
+#define TAP_FILLDIR_RET		bool
+#define TAP_FILLDIR_CONTINUE	true
+#else
+#define TAP_FILLDIR_RET		int
+#define TAP_FILLDIR_CONTINUE	0
+#endif
+
 #endif /* TAP_LINUX_COMPAT_H */
