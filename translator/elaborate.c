@@ -92,18 +92,6 @@ elab_kernel(struct elab *e, struct loc at)
 
 /* ---- alias matching ---- */
 
-static bool
-args_equal(const struct node *a, const struct node *b)
-{
-	if (!a || !b)
-		return !a && !b;
-	if (a->kind != b->kind)
-		return false;
-	if (a->kind == N_NUMBER)
-		return a->u.number.value == b->u.number.value;
-	return strcmp(a->u.string.raw, b->u.string.raw) == 0;
-}
-
 /* The first `n` components of `pt` are alias name `name` (which has
  * exactly `n`); wildcards in names went through pp_glob.c before. */
 static bool
@@ -116,7 +104,7 @@ prefix_matches(const struct node *pt, const struct node *name, int n)
 		const struct pp_component *nc = &name->u.point.comps[i];
 		if (strcmp(pc->name, nc->name) != 0)
 			return false;
-		if (!args_equal(pc->arg, nc->arg))
+		if (!pp_args_equal(pc->arg, nc->arg))
 			return false;
 	}
 	return true;

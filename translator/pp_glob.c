@@ -27,6 +27,7 @@
 
 #include "translator/elab.h"
 #include "translator/pp_glob.h"
+#include "translator/providers/provider.h"
 #include "translator/providers/shapes.h"
 
 #define GLOB_MAX_PATH 32
@@ -123,16 +124,6 @@ pp_glob_in_names(const struct node *point)
 	return false;
 }
 
-static bool
-literal_equal(const struct node *a, const struct node *b)
-{
-	if (a->kind != b->kind)
-		return false;
-	if (a->kind == N_NUMBER)
-		return a->u.number.value == b->u.number.value;
-	return strcmp(a->u.string.raw, b->u.string.raw) == 0;
-}
-
 /* Whether a component with argument `arg` (or none) fits node `g`. */
 static bool
 arg_fits(const struct node *arg, const struct glob_node *g)
@@ -145,7 +136,7 @@ arg_fits(const struct node *arg, const struct glob_node *g)
 	case GA_NUMBER:
 		return arg && arg->kind == N_NUMBER;
 	case GA_LITERAL:
-		return arg && literal_equal(arg, g->literal);
+		return arg && pp_args_equal(arg, g->literal);
 	}
 	return false;
 }
@@ -159,7 +150,7 @@ kid(struct elab *e, struct glob_node *g, const char *name, enum glob_arg arg,
 	for (int i = 0; i < g->nkids; i++) {
 		struct glob_node *k = g->kids[i];
 		if (k->arg == arg && strcmp(k->name, name) == 0 &&
-		    (arg != GA_LITERAL || literal_equal(k->literal, literal)))
+		    (arg != GA_LITERAL || pp_args_equal(k->literal, literal)))
 			return k;
 	}
 	struct glob_node *k = arena_alloc(e->s->arena, sizeof(*k));

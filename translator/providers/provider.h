@@ -195,6 +195,9 @@ const char *pp_name(const struct node *point, int i);
 const struct node *pp_arg(const struct node *point, int i);
 bool pp_arg_number(const struct node *point, int i, int64_t *out);
 const char *pp_arg_string(const struct node *point, int i);
+/* Whether two component arguments (number or string literals, or
+ * NULL for none) are the same. */
+bool pp_args_equal(const struct node *a, const struct node *b);
 const char *pp_to_string(struct arena *a, const struct node *point);
 
 #endif

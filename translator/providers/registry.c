@@ -84,6 +84,18 @@ pp_arg_string(const struct node *point, int i)
 	return a && a->kind == N_STRING ? a->u.string.raw : NULL;
 }
 
+bool
+pp_args_equal(const struct node *a, const struct node *b)
+{
+	if (!a || !b)
+		return !a && !b;
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == N_NUMBER)
+		return a->u.number.value == b->u.number.value;
+	return strcmp(a->u.string.raw, b->u.string.raw) == 0;
+}
+
 const char *
 pp_to_string(struct arena *ar, const struct node *point)
 {
