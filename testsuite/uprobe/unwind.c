@@ -27,14 +27,18 @@
 #define STEP __attribute__((noipa))
 
 static volatile int sink;
-static int napping;	/* `unwind nap`: d sleeps, so the scheduler sees it */
+/* `unwind nap`: d sleeps this many times, so that the scheduler sees it
+ * there; more than once, because a walk from one switch can lose its
+ * try-lock on the mmap lock on a busy host and fall back to frame
+ * pointers, which stop in libc */
+static int napping;
 
 STEP static long
 d(long x)
 {
 	volatile long frame[4] = { x, x + 1, x + 2, x + 3 };
 
-	if (napping)
+	for (int i = 0; i < napping; i++)
 		usleep(1000);
 	return frame[x & 3] + getppid();
 }
@@ -121,7 +125,7 @@ main(int argc, char **argv)
 	if (strcmp(mode, "chain") == 0) {
 		sink = (int)a(1);
 	} else if (strcmp(mode, "nap") == 0) {
-		napping = 1;
+		napping = 20;
 		sink = (int)a(1);
 	} else if (strcmp(mode, "qsort") == 0) {
 		sink = sort_some();
