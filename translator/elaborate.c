@@ -268,6 +268,62 @@ struct glob_failure {
 	int errors;
 };
 
+/* Errors held back while an optional expansion is tried: what it says
+ * goes to a memory stream, and when it fails its errors are uncounted
+ * and the probes it had made are dropped. */
+struct held_diag {
+	struct diag saved;
+	int nprobes;
+	char *text;
+	size_t len;
+	FILE *stream;
+};
+
+static void
+hold_diag(struct elab *e, struct held_diag *h)
+{
+	struct diag *d = &e->s->diag;
+
+	h->saved = *d;
+	h->nprobes = e->prog->nprobes;
+	h->text = NULL;
+	h->len = 0;
+	h->stream = d->out ? open_memstream(&h->text, &h->len) : NULL;
+	if (h->stream)
+		d->out = h->stream;
+}
+
+/* The end of hold_diag(): `k` as the expansion returned it, or -1 when
+ * it failed (k < 0 or an error); then `failure`, if given, keeps what it
+ * said. What a success said (warnings) is passed on. */
+static int
+release_diag(struct elab *e, struct held_diag *h, int k,
+	     struct glob_failure *failure)
+{
+	struct diag *d = &e->s->diag;
+
+	if (h->stream) {
+		fclose(h->stream);
+		d->out = h->saved.out;
+	}
+	if (k < 0 || d->errors > h->saved.errors) {
+		if (failure) {
+			failure->errors = d->errors - h->saved.errors;
+			failure->text = h->text ? arena_strdup(A(e), h->text)
+						: NULL;
+		}
+		e->prog->nprobes = h->nprobes;
+		d->errors = h->saved.errors;
+		d->last_error = h->saved.last_error;
+		d->last_id = h->saved.last_id;
+		k = -1;
+	} else if (h->text) {
+		fputs(h->text, d->out);
+	}
+	free(h->text);
+	return k;
+}
+
 /* One expansion of a wildcard point. As in SystemTap each is optional:
  * it may match nothing, and when it fails its errors are held back (into
  * `failure`) and the probes it had made are dropped; -1 then. What it
@@ -276,17 +332,11 @@ static int
 expand_glob_match(struct elab *e, struct pp_glob_match *m,
 		  struct glob_failure *failure)
 {
-	struct diag *d = &e->s->diag;
-	struct diag saved = *d;
-	int nprobes = e->prog->nprobes;
+	struct held_diag held;
 	bool optional = e->cur_optional;
 	bool point_optional = m->point->u.point.optional;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *held = d->out ? open_memstream(&text, &len) : NULL;
 
-	if (held)
-		d->out = held;
+	hold_diag(e, &held);
 	e->cur_optional = true;
 	m->point->u.point.optional = true;
 	int k = m->alias ? expand_alias_named(e, m->point, m->alias,
@@ -294,23 +344,7 @@ expand_glob_match(struct elab *e, struct pp_glob_match *m,
 			   expand_by_provider(e, m->point);
 	e->cur_optional = optional;
 	m->point->u.point.optional = point_optional;
-	if (held) {
-		fclose(held);
-		d->out = saved.out;
-	}
-	if (k < 0 || d->errors > saved.errors) {
-		failure->errors = d->errors - saved.errors;
-		failure->text = text ? arena_strdup(A(e), text) : NULL;
-		e->prog->nprobes = nprobes;
-		d->errors = saved.errors;
-		d->last_error = saved.last_error;
-		d->last_id = saved.last_id;
-		k = -1;
-	} else if (text) {
-		fputs(text, d->out);
-	}
-	free(text);
-	return k;
+	return release_diag(e, &held, k, failure);
 }
 
 static const char *
@@ -402,6 +436,25 @@ expand_point(struct elab *e, struct node *pt)
 	return expand_by_provider(e, pt);
 }
 
+/* A point marked '?' or '!': as in SystemTap, one that fails to resolve
+ * (a module that is not there, a function without debug info) is
+ * dropped like one that matches nothing; -v says why. */
+static int
+expand_optional(struct elab *e, struct node *pt)
+{
+	struct held_diag held;
+	struct glob_failure why = { 0 };
+
+	hold_diag(e, &held);
+	int n = release_diag(e, &held, expand_point(e, pt), &why);
+	if (n >= 0)
+		return n;
+	if (e->s->opts.verbose && why.text)
+		fprintf(stderr, "tapc: optional probe point '%s' dropped:\n%s",
+			e->cur_written, why.text);
+	return 0;
+}
+
 bool
 elab_derive_probe(struct elab *e, struct node *probe)
 {
@@ -415,7 +468,12 @@ elab_derive_probe(struct elab *e, struct node *probe)
 		e->cur_body = probe->u.probe.body;
 		e->cur_cond = pt->u.point.cond;
 		int errors = e->s->diag.errors;
-		int n = expand_point(e, pt);
+		int n;
+		if (e->cur_optional && !e->listing) {
+			n = expand_optional(e, pt);
+		} else {
+			n = expand_point(e, pt);
+		}
 		if (n < 0 || e->s->diag.errors > errors) {
 			ok = false;
 			continue;
