@@ -156,8 +156,8 @@ ta_writable(const struct ta_access *t, const char **why)
 	const struct ta_base *b = &t->base;
 
 	if (t->result.kind != TA_RES_INT) {
-		*why = t->result.kind == TA_RES_STRING ?
-			"it is a string (char array): writing strings is not supported" :
+		*why = t->result.kind == TA_RES_ADDRESS ?
+			"it is an address (of an array, or '&'), not an object: write its elements or members" :
 			"it is not an integer or pointer";
 		return false;
 	}
@@ -205,8 +205,7 @@ describe_result(struct arena *a, const struct ta_result *r)
 				    r->size * 8);
 	case TA_RES_ADDRESS: return "address";
 	case TA_RES_STRING:
-		return arena_printf(a, "%sstring[%d]", r->user ? "user " : "",
-				    r->size);
+		return arena_printf(a, "string[%d]", r->size);
 	case TA_RES_PRETTY: return "pretty";
 	}
 	return "?";

@@ -86,13 +86,15 @@
  *                      the first, little-endian, as BTF and DWARF's
  *                      DW_AT_data_bit_offset count it.  Pointers and
  *                      enums are TA_RES_INT of size 8 / their size.
- *      TA_RES_ADDRESS  `&$var->member`: V itself, must be in_memory.
- *      TA_RES_STRING   the NUL-terminated chars at V (a char array in
- *                      memory: `size` is the array length, 0 = unknown,
- *                      reading stops at MAXSTRINGLEN too).  char * is a
- *                      TA_RES_INT (a pointer), as in SystemTap: scripts
- *                      call kernel_string() on it.  `user` = the chars
- *                      are in user memory.
+ *      TA_RES_ADDRESS  `&$var->member`, and an array's value (char
+ *                      arrays too, as in SystemTap: `$t->comm` is a
+ *                      long, scripts call kernel_string() on it): V
+ *                      itself, must be in_memory.
+ *      TA_RES_STRING   the NUL-terminated chars at V, for pretty
+ *                      printing only (a char array in memory: `size` is
+ *                      the array length, 0 = unknown, reading stops at
+ *                      MAXSTRINGLEN too).  char * is a TA_RES_INT (a
+ *                      pointer).
  *      TA_RES_PRETTY   `$var$`, `$$parms`...: the text `pretty` describes;
  *                      the access's own base and steps are not used (each
  *                      piece's value is a complete access).
@@ -201,7 +203,6 @@ struct ta_result {
 	bool is_signed;		/* INT */
 	uint32_t bit_offset;	/* INT bitfield: first bit, from V */
 	uint32_t bit_size;	/* INT bitfield: width; 0 = not a bitfield */
-	bool user;		/* STRING: user memory */
 	struct ta_pretty *pretty;	/* PRETTY */
 };
 

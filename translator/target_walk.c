@@ -2,8 +2,9 @@
  * target_walk.c -- the walk of a $var's path over any debug info's types
  * (target_walk.h): members become byte offsets (ADD steps), pointers
  * DEREF steps, indexes ADD or INDEX steps, and the last type the result:
- * an integer of its size and signedness, a bitfield, a char array as a
- * string, an address, or pretty-printed text as SystemTap formats it.
+ * an integer of its size and signedness, a bitfield, an address (&x, and
+ * any array's value, char arrays too, as in SystemTap), or
+ * pretty-printed text as SystemTap formats it (char arrays quoted).
  *
  * Errors are diagnostics at the step that went wrong; a member that does
  * not exist names the type and suggests the closest member names.  Must
@@ -330,6 +331,13 @@ scalar_of(const struct tw_source *s, uint64_t type, struct ta_result *r)
 void
 tw_set_scalar_result(struct tw_source s, uint64_t type, struct ta_access *t)
 {
+	if (info(&s, type).kind == TW_ARRAY && ta_in_memory(t)) {
+		/* its address, as result_value() gives it */
+		t->result = (struct ta_result){ .kind = TA_RES_ADDRESS,
+						.size = 8 };
+		t->vtype = tw_vtype(s, type, false);
+		return;
+	}
 	if (!scalar_of(&s, type, &t->result)) {
 		t->result.kind = TA_RES_INT;
 		t->result.size = 8;
@@ -359,9 +367,12 @@ result_value(struct walk *w, struct loc at)
 		return result_bitfield(w);
 	if (scalar_of(&w->s, w->cur, &w->t->result))
 		return true;
-	if (ti.kind == TW_ARRAY && ti.is_string && ta_in_memory(w->t)) {
-		w->t->result = (struct ta_result){ .kind = TA_RES_STRING,
-						   .size = (int)ti.nelem };
+	/* An array, char arrays included, is its address, as in
+	 * SystemTap: scripts read the text with kernel_string() or
+	 * user_string() ($t->comm), or index it ($t->comm[0]). */
+	if (ti.kind == TW_ARRAY && ta_in_memory(w->t)) {
+		w->t->result = (struct ta_result){ .kind = TA_RES_ADDRESS,
+						   .size = 8 };
 		return true;
 	}
 	const char *how =
@@ -610,8 +621,8 @@ tw_walk(struct elab *e, struct tw_source s, uint64_t type,
 		return result_pretty(&w, path->pretty) ? w.t : NULL;
 	if (!result_value(&w, loc))
 		return NULL;
-	if (w.t->result.kind == TA_RES_INT && !w.bitfield)
-		w.t->vtype = tw_vtype(s, w.cur, false);
+	if (w.t->result.kind != TA_RES_PRETTY && !w.bitfield)
+		w.t->vtype = tw_vtype(s, w.cur, false);	/* an array's too */
 	return w.t;
 }
 
@@ -675,6 +686,9 @@ tw_walk_value(struct elab *e, const struct ta_vtype *vt, struct node *expr,
 		return tw_walk_cast(e, s, vt->type, expr, path, what, loc);
 	base = ta_new(e->s->arena, (struct ta_base){ .kind = TA_BASE_EXPR,
 						     .expr = expr });
+	/* An array's value is its address: (a)[i] indexes the array. */
+	if (info(&s, vt->type).kind == TW_ARRAY)
+		ta_push_deref(e->s->arena, base);
 	return tw_walk(e, s, vt->type, base, path, what, loc);
 }
 
@@ -686,11 +700,17 @@ static void
 plain_var(struct arena *a, struct ta_pretty *p, const struct context_var *cv,
 	  const struct tw_source *s, uint64_t type)
 {
-	enum tw_kind k = info(s, type).kind;
+	struct tw_type ti = info(s, type);
+	enum tw_kind k = ti.kind;
 
-	if (cv->access->result.kind == TA_RES_STRING)
-		ta_pretty_value(a, p, cv->access, TA_FMT_QUOTED);
-	else if (k == TW_STRUCT || k == TW_UNION)
+	if (k == TW_ARRAY && ti.is_string && ta_in_memory(cv->access)) {
+		/* the variable's value is the array's address; its text
+		 * is printed */
+		struct ta_access *str = ta_copy(a, cv->access);
+		str->result = (struct ta_result){ .kind = TA_RES_STRING,
+						  .size = (int)ti.nelem };
+		ta_pretty_value(a, p, str, TA_FMT_QUOTED);
+	} else if (k == TW_STRUCT || k == TW_UNION)
 		ta_pretty_text(a, p, "{...}");
 	else if (k == TW_ARRAY)
 		ta_pretty_text(a, p, "[...]");

@@ -118,7 +118,8 @@ struct ta_access *tw_walk_cast(struct elab *e, struct tw_source s,
 			       const char *what, struct loc loc);
 
 /* t->result for a value of `type`: an integer of its size and
- * signedness, or of 8 bytes when it has none a script can use. */
+ * signedness, an array's address (an array in memory), or 8 bytes when
+ * it has none a script can use. */
 void tw_set_scalar_result(struct tw_source s, uint64_t type,
 			  struct ta_access *t);
 

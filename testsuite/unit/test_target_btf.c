@@ -185,8 +185,9 @@ START_TEST(test_members)
 	ck_assert_str_eq(walk(&r, 8, ""), "arg0 -> u64");
 	ck_assert_str_eq(walk(&r, 8, "->x"), "arg0 deref -> s64");
 	ck_assert_str_eq(walk(&r, 8, "->in->a"), "arg0 deref +8 -> s32");
+	/* a char array is its address, as in SystemTap */
 	ck_assert_str_eq(walk(&r, 8, "->in->name"),
-			 "arg0 deref +12 -> string[8]");
+			 "arg0 deref +12 -> address");
 	ck_assert_str_eq(walk(&r, 8, "->in->name[3]"),
 			 "arg0 deref +15 -> s8");
 	ck_assert_str_eq(walk(&r, 8, "->next->next->in->a"),
@@ -270,6 +271,16 @@ START_TEST(test_pretty)
 		"<4:{.x=<0:arg0 deref -> s64>, .in={...}, "
 		".f=<0:arg0 deref +20 -> u8:3@0>, .g=<0:arg0 deref +20 -> u16:6@3>, "
 		".next=<1:arg0 deref +32 -> u64>}>");
+
+	/* $p->in$: a char array, whose value is its address, prints as
+	 * its text in quotes */
+	struct target_path in = { .pretty = 1 };
+	ast_path_push(r.s.arena, &in, (struct target_step){
+		.kind = STEP_MEMBER, .member = "in" });
+	t = tbtf_walk(&r.e, r.btf, 8, base, &in, "$p", (struct loc){ 0 });
+	ck_assert_ptr_nonnull(t);
+	ck_assert_str_eq(pieces(&r, t->result.pretty),
+		"{.a=<0:arg0 deref +8 -> s32>, .name=<2:arg0 deref +12 -> string[8]>}");
 	run_done(&r);
 }
 END_TEST

@@ -7,8 +7,9 @@
  * types (debuginfo/dwarf_types.c), which this file gives it as tw_ops.
  *
  * A script reads the same whichever debug info the kernel has: -> and .
- * follow any number of pointers; char arrays are strings, char * is a
- * pointer.  Unlike BTF, a struct passed by value in a register (at most
+ * follow any number of pointers; an array (a char array too) is its
+ * address and char * a pointer, both read with kernel_string() or
+ * user_string().  Unlike BTF, a struct passed by value in a register (at most
  * 8 bytes) gives its members as bits of the register.  Must not: emit
  * C, or read memory.
  */
@@ -281,15 +282,6 @@ dwacc_context_var(struct elab *e, struct dw_file *f, const struct dw_var *v,
 		cv->is_pointer = ti.kind == DW_TYPE_POINTER;
 		cv->is_signed = ti.is_signed;
 		cv->size = (int)ti.size;
-		if (ti.kind == DW_TYPE_ARRAY && t && t->base.in_memory) {
-			struct dw_type_info el;
-			if (dw_type_info(f, ti.target, &el) && el.is_char) {
-				t->result = (struct ta_result){
-					.kind = TA_RES_STRING, .user = user,
-					.size = (int)ti.nelem };
-				cv->type = TY_STRING;
-			}
-		}
 	}
 	return cv;
 }
