@@ -6,6 +6,7 @@
 
 TAP_UPROBE_FILES = \
 	testsuite/uprobe/run \
+	testsuite/uprobe/check-nap \
 	testsuite/uprobe/uprog.c \
 	testsuite/uprobe/uprobe.vmtest.in \
 	testsuite/uprobe/tests/calls.stp \
