@@ -252,16 +252,7 @@ tbtf_cast(struct elab *e, struct node *n)
 
 	if (!id)
 		return NULL;
-	if (pointers) {
-		diag_error(&e->s->diag, n->loc, "E_UNSUPPORTED",
-			   "@cast to a pointer type ('%s') is not supported yet; cast to the type pointed to",
-			   n->u.cast.type_name);
-		return NULL;
-	}
-	return tw_walk_cast(e, source(btf), id, n->u.cast.operand,
-			    &n->u.cast.path,
-			    arena_printf(e->s->arena, "@cast(..., \"%s\")",
-					 n->u.cast.type_name), n->loc);
+	return tw_walk_cast_node(e, source(btf), id, pointers, n);
 }
 
 /* ---- $$parms ---- */

@@ -627,6 +627,21 @@ tw_walk(struct elab *e, struct tw_source s, uint64_t type,
 }
 
 struct ta_access *
+tw_walk_cast_node(struct elab *e, struct tw_source s, uint64_t type,
+		  int pointers, struct node *n)
+{
+	if (pointers) {
+		diag_error(&e->s->diag, n->loc, "E_UNSUPPORTED",
+			   "@cast to a pointer type ('%s') is not supported yet; cast to the type pointed to",
+			   n->u.cast.type_name);
+		return NULL;
+	}
+	return tw_walk_cast(e, s, type, n->u.cast.operand, &n->u.cast.path,
+			    arena_printf(e->s->arena, "@cast(..., \"%s\")",
+					 n->u.cast.type_name), n->loc);
+}
+
+struct ta_access *
 tw_walk_cast(struct elab *e, struct tw_source s, uint64_t type,
 	     struct node *operand, const struct target_path *path,
 	     const char *what, struct loc loc)

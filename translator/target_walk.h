@@ -117,6 +117,13 @@ struct ta_access *tw_walk_cast(struct elab *e, struct tw_source s,
 			       const struct target_path *path,
 			       const char *what, struct loc loc);
 
+/* The @cast node `n` whose type name named `type` of `s` with
+ * `pointers` trailing '*': refused (not supported yet) when pointers,
+ * else tw_walk_cast() of its operand and path.  NULL after a diagnostic. */
+struct ta_access *tw_walk_cast_node(struct elab *e, struct tw_source s,
+				    uint64_t type, int pointers,
+				    struct node *n);
+
 /* t->result for a value of `type`: an integer of its size and
  * signedness, an array's address (an array in memory), or 8 bytes when
  * it has none a script can use. */

@@ -399,7 +399,6 @@ struct ta_access *
 dwacc_cast_in(struct elab *e, struct dw_file *f, struct node *n,
 	      const char *where)
 {
-	struct arena *a = e->s->arena;
 	char name[256];
 	size_t len;
 	int pointers = 0;
@@ -415,16 +414,7 @@ dwacc_cast_in(struct elab *e, struct dw_file *f, struct node *n,
 			   name, where ? where : dw_path(f));
 		return NULL;
 	}
-	if (pointers) {
-		diag_error(&e->s->diag, n->loc, "E_UNSUPPORTED",
-			   "@cast to a pointer type ('%s') is not supported yet; cast to the type pointed to",
-			   n->u.cast.type_name);
-		return NULL;
-	}
-	return tw_walk_cast(e, source(f), type, n->u.cast.operand,
-			    &n->u.cast.path,
-			    arena_printf(a, "@cast(..., \"%s\")",
-					 n->u.cast.type_name), n->loc);
+	return tw_walk_cast_node(e, source(f), type, pointers, n);
 }
 
 bool
