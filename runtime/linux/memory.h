@@ -22,7 +22,7 @@ long tap_ustring(struct tap_context *c, char *dst, const char __user *src,
 		 size_t size);
 
 /*
- * $target reads (translator/target_access.h): each records a script error
+ * $target reads (translator/sema/tvar_access.h): each records a script error
  * naming the address and returns false / a negative length on a fault.
  */
 

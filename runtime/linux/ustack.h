@@ -23,7 +23,7 @@
 struct tap_context;
 
 /*
- * The CFI of one user file, made by translator/codegen_ucfi.c from
+ * The CFI of one user file, made by translator/codegen/codegen_ucfi.c from
  * translator/debuginfo/cfi.h's table: rows sorted by file offset, each
  * lasting up to the next, with the index of its rule (TAP_UCFI_NONE: no
  * CFI there).  Rows are grouped in blocks (at most TAP_UCFI_BLOCK rows,

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "translator/parse.h"
-#include "translator/session.h"
+#include "translator/parse/parse.h"
+#include "translator/driver/session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 ## testsuite/unit/options.mk -- tests of tapc's command line: the Check suite
-## for translator/options.c, and a check that the man page documents every
+## for translator/driver/options.c, and a check that the man page documents every
 ## option that `tapc --help` lists.
 
 if HAVE_CHECK
@@ -9,9 +9,9 @@ TESTS += testsuite/unit/test_options
 # Linked from the sources, not from tapc's objects, so the test builds even
 # while the rest of the translator is in pieces.
 testsuite_unit_test_options_SOURCES = testsuite/unit/test_options.c \
-	translator/options.c translator/arena.c translator/diag.c \
-	translator/options.h translator/session.h translator/arena.h \
-	translator/diag.h
+	translator/driver/options.c translator/common/arena.c translator/common/diag.c \
+	translator/driver/options.h translator/driver/session.h translator/common/arena.h \
+	translator/common/diag.h
 testsuite_unit_test_options_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 testsuite_unit_test_options_LDADD = $(CHECK_LIBS)
 endif

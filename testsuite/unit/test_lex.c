@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "translator/grammar.h"
-#include "translator/lex.h"
-#include "translator/parse.h"
+#include "translator/parse/grammar.h"
+#include "translator/parse/lex.h"
+#include "translator/parse/parse.h"
 
 struct fixture {
 	struct session s;

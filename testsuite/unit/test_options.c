@@ -1,6 +1,6 @@
 /*
  * test_options.c -- Check tests for tapc's command-line parsing
- * (translator/options.c).
+ * (translator/driver/options.c).
  *
  * Each test builds an argv, runs options_parse() on a fresh session whose
  * diagnostics go to a memory stream, and checks the struct options it
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "translator/options.h"
+#include "translator/driver/options.h"
 
 #define MAX_ARGS 32
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "translator/parse.h"
+#include "translator/parse/parse.h"
 
 struct run {
 	struct session s;

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "translator/debuginfo/btf.h"
-#include "translator/elab.h"
-#include "translator/target_btf.h"
+#include "translator/sema/elab.h"
+#include "translator/sema/tvar_btf.h"
 
 /* ---- a BTF blob: header, types, strings ---- */
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "translator/arena.h"
+#include "translator/common/arena.h"
 #include "translator/debuginfo/elf_syms.h"
 #include "translator/debuginfo/sdt.h"
 

@@ -14,7 +14,7 @@
  * Produces: a struct cfi_table in the session's arena -- rows sorted by
  * link-time address, adjacent rows with the same rules merged, rules
  * deduplicated.  The runtime's compact form is made from it by
- * translator/codegen_ucfi.c.
+ * translator/codegen/codegen_ucfi.c.
  * Must not: keep files open after cfi_table_build returns.
  *
  * DWARF expressions are reduced to the few shapes compilers and linkers

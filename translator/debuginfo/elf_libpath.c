@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "translator/arena.h"
+#include "translator/common/arena.h"
 #include "translator/debuginfo/elf_syms.h"
 
 static const char *const default_dirs[] = {

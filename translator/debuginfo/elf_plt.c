@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "translator/arena.h"
+#include "translator/common/arena.h"
 #include "translator/debuginfo/elf_syms.h"
 
 /* A GOT slot and the function its relocation names. */

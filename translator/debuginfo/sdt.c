@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "translator/arena.h"
+#include "translator/common/arena.h"
 #include "translator/debuginfo/elf_syms.h"
 #include "translator/debuginfo/sdt.h"
 

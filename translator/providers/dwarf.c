@@ -43,7 +43,7 @@
 #include "translator/debuginfo/dwarf.h"
 #include "translator/debuginfo/kernel.h"
 #include "translator/debuginfo/kmod_index.h"
-#include "translator/elab.h"
+#include "translator/sema/elab.h"
 #include "translator/providers/dwarf_access.h"
 #include "translator/providers/kfunc.h"
 #include "translator/providers/provider.h"

@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "translator/debuginfo/header_types.h"
-#include "translator/elab.h"
+#include "translator/sema/elab.h"
 #include "translator/providers/dwarf_access.h"
-#include "translator/target_walk.h"
+#include "translator/sema/tvar_walk.h"
 
 /* ---- the type operations ---- */
 

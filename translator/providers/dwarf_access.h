@@ -1,16 +1,16 @@
 /*
  * dwarf_access.h -- the DWARF source of `struct ta_access`
- * (translator/target_access.h): a DWARF variable's location as a base,
+ * (translator/sema/tvar_access.h): a DWARF variable's location as a base,
  * and $var->member chains, [i], &, $ / $$ walked through DWARF types.
- * The twin of translator/target_btf.h for variables typed by libdw.
+ * The twin of translator/sema/tvar_btf.h for variables typed by libdw.
  * Part of pass 2; never emits C.
  */
 #ifndef TAPC_PROVIDERS_DWARF_ACCESS_H
 #define TAPC_PROVIDERS_DWARF_ACCESS_H
 
-#include "translator/ast.h"
+#include "translator/parse/ast.h"
 #include "translator/debuginfo/dwarf.h"
-#include "translator/target_access.h"
+#include "translator/sema/tvar_access.h"
 
 struct elab;
 struct context_var;

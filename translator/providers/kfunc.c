@@ -22,11 +22,11 @@
 #include "translator/debuginfo/btf.h"
 #include "translator/debuginfo/kallsyms.h"
 #include "translator/debuginfo/kernel.h"
-#include "translator/elab.h"
+#include "translator/sema/elab.h"
 #include "translator/providers/kfunc.h"
 #include "translator/providers/provider.h"
-#include "translator/resolve_target.h"
-#include "translator/target_btf.h"
+#include "translator/sema/resolve_tvar.h"
+#include "translator/sema/tvar_btf.h"
 
 #define KFUNC_MAX_EXPANSION 20000
 #define KFUNC_REG_ARGS 6

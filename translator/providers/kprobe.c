@@ -12,7 +12,7 @@
 
 #include "translator/debuginfo/kallsyms.h"
 #include "translator/debuginfo/kernel.h"
-#include "translator/elab.h"
+#include "translator/sema/elab.h"
 #include "translator/providers/provider.h"
 
 #define KPROBE_MAX_EXPANSION 20000

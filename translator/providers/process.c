@@ -31,11 +31,11 @@
 
 #include "translator/debuginfo/elf_syms.h"
 #include "translator/debuginfo/sdt.h"
-#include "translator/elab.h"
-#include "translator/hash.h"
+#include "translator/sema/elab.h"
+#include "translator/common/hash.h"
 #include "translator/providers/process_dwarf.h"
 #include "translator/providers/provider.h"
-#include "translator/target_access.h"
+#include "translator/sema/tvar_access.h"
 
 #define PROCESS_MAX_EXPANSION 5000
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "translator/debuginfo/dwarf.h"
-#include "translator/elab.h"
+#include "translator/sema/elab.h"
 #include "translator/providers/dwarf_access.h"
 #include "translator/providers/process_dwarf.h"
 

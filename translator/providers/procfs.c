@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "translator/elab.h"
+#include "translator/sema/elab.h"
 #include "translator/providers/provider.h"
 
 #define PROCFS_MAXSIZE (4 << 20)	/* a read buffer of at most 4 MiB */

@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "translator/ast.h"
-#include "translator/sema.h"
+#include "translator/parse/ast.h"
+#include "translator/sema/sema.h"
 
 struct elab;
 

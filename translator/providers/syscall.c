@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "translator/elab.h"
+#include "translator/sema/elab.h"
 #include "translator/providers/provider.h"
 #include "translator/providers/syscall_table.h"
 

@@ -13,9 +13,9 @@
 
 #include "translator/debuginfo/kernel.h"
 #include "translator/debuginfo/tracepoints.h"
-#include "translator/elab.h"
+#include "translator/sema/elab.h"
 #include "translator/providers/provider.h"
-#include "translator/target_btf.h"
+#include "translator/sema/tvar_btf.h"
 
 static bool
 tracepoint_claims(const struct node *point)

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "translator/elab.h"
+#include "translator/sema/elab.h"
 #include "translator/providers/provider.h"
 
 static const struct {

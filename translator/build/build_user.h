@@ -1,0 +1,30 @@
+/*
+ * build.h -- passes 4 and 5 for the user-space target: compile the C pass
+ * 3 writes into a program, and run it with the script's options.
+ *
+ * pass_build() runs pass 3 into FILE.c in a fresh build directory and
+ * compiles it with cc against runtime/user and runtime/core (the source
+ * tree's when tapc runs from its build tree, else the installed copy under
+ * $(pkgdatadir)/runtime), or takes it from the cache ($TAPC_CACHE_DIR/user,
+ * keyed by a hash of the C, the runtime's sources and the compiler; -k
+ * always rebuilds). pass_run() executes the program, forwarding -o,
+ * -c, -x, -T and -G, and returns its exit status; it removes the build
+ * directory unless -k was given. Must not: look at the kernel.
+ */
+#ifndef TAPC_BUILD_H
+#define TAPC_BUILD_H
+
+#include <stdbool.h>
+
+#include "translator/driver/session.h"
+
+bool pass_build(struct session *s);
+int pass_run(struct session *s);
+
+/* The program pass_build made (what -p4 prints), or NULL. */
+const char *build_result(const struct session *s);
+
+/* Remove the build directory (unless -k); pass_run does it itself. */
+void build_cleanup(const struct session *s);
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * target.c -- the session's target facts from debuginfo/kernel.h.
+ */
+#include "translator/driver/kernel_facts.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "translator/debuginfo/kernel.h"
+#include "translator/parse/preproc.h"
+
+static const char *
+config_lookup(void *ctx, const char *name)
+{
+	return kernel_config(ctx, name);
+}
+
+/* "6.1.0-57-amd64" -> "6.1.0": the leading dotted numbers. */
+static const char *
+version_of_release(struct session *s, const char *release)
+{
+	size_t n = strspn(release, "0123456789.");
+
+	while (n > 0 && release[n - 1] == '.')
+		n--;
+	return arena_strndup(s->arena, release, n);
+}
+
+/* For --vm without -r: the newest installed kernel that has headers to
+ * build against (versions compared as versions: -9 before -57). */
+static const char *
+newest_buildable_release(struct session *s)
+{
+	size_t n = 0;
+	char **rels = kernel_installed_releases(NULL, &n);
+	const char *best = NULL;
+
+	for (size_t i = 0; rels && i < n; i++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "/lib/modules/%s/build/Makefile",
+			 rels[i]);
+		if (access(path, R_OK) != 0)
+			continue;
+		if (!best || pp_version_compare(rels[i], best) > 0)
+			best = arena_strdup(s->arena, rels[i]);
+	}
+	kernel_free_releases(rels);
+	return best;
+}
+
+void
+target_facts_fill(struct session *s)
+{
+	struct target_facts *f = &s->facts;
+	struct utsname u;
+	char err[256];
+
+	f->runtime = s->opts.target == TARGET_USER ? "user" : "kernel";
+	if (s->opts.vm && !s->opts.kernel_release)
+		s->opts.kernel_release = newest_buildable_release(s);
+	uname(&u);
+	f->arch = arena_strdup(s->arena, u.machine);
+	f->kernel_release = arena_strdup(s->arena, s->opts.kernel_release ?
+					 s->opts.kernel_release : u.release);
+	f->kernel_version = version_of_release(s, f->kernel_release);
+	struct kernel_target *kt = kernel_target_open(s->opts.kernel_release,
+						      NULL, err, sizeof(err));
+	if (!kt) {
+		s->kernel_error = arena_strdup(s->arena, err);
+		return;
+	}
+	f->kernel_release = arena_strdup(s->arena, kernel_release(kt));
+	f->kernel_version = arena_strdup(s->arena, kernel_release_version(kt));
+	f->arch = arena_strdup(s->arena, kernel_arch(kt));
+	if (kernel_has_config(kt)) {
+		f->config_lookup = config_lookup;
+		f->config_ctx = kt;
+	}
+	s->kernel = kt;
+}
+
+void
+target_facts_release(struct session *s)
+{
+	if (s->kernel)
+		kernel_target_free(s->kernel);
+	s->kernel = NULL;
+}

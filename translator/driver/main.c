@@ -1,0 +1,133 @@
+/*
+ * main.c -- tapc's driver: parse the options, then run the passes in
+ * order, stopping after the one -p names or at the first that fails.
+ * Each pass is a function of the session; nothing else happens here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "translator/build/build_user.h"
+#include "translator/codegen/codegen.h"
+#include "translator/build/kbuild.h"
+#include "translator/driver/listing.h"
+#include "translator/driver/options.h"
+#include "translator/parse/parse.h"
+#include "translator/build/run_kernel.h"
+#include "translator/sema/sema.h"
+#include "translator/driver/session.h"
+#include "translator/driver/kernel_facts.h"
+
+/* Passes 3-5 for --target=user: an executable built with cc. */
+static int
+run_user_target(struct session *s)
+{
+	if (s->opts.last_pass == 3)
+		return pass_translate(s, stdout) ? 0 : 1;
+	if (!pass_build(s))
+		return 1;
+	if (s->opts.last_pass == 4) {
+		printf("%s\n", build_result(s));
+		return 0;
+	}
+	int rc = pass_run(s);
+	build_cleanup(s);
+	return rc;
+}
+
+/* The generated C as one string, for kbuild. */
+static char *
+translate_to_text(struct session *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	bool ok = pass_translate(s, f);
+
+	fclose(f);
+	if (!ok) {
+		free(text);
+		return NULL;
+	}
+	char *copy = arena_strdup(s->arena, text);
+	free(text);
+	return copy;
+}
+
+/* Passes 3-5 for the kernel target. The cache key is known after pass 2,
+ * so a cached module skips passes 3 and 4. */
+static int
+run_kernel_target(struct session *s)
+{
+	if (s->opts.last_pass == 3)
+		return pass_translate(s, stdout) ? 0 : 1;
+	const char *key = kbuild_cache_key(s);
+	const char *name = kbuild_module_name(s, key);
+	const char *ko = kbuild_cached_module(s, key, name);
+	if (s->opts.verbose)
+		fprintf(stderr, "tapc: module cache %s: %s\n",
+			ko ? "hit" : "miss", ko ? ko : key);
+	if (!ko) {
+		char *text = translate_to_text(s);
+		if (!text)
+			return 1;
+		ko = kbuild_build_module(s, text, name, key);
+		if (!ko)
+			return 1;
+	}
+	if (s->opts.last_pass == 4) {
+		printf("%s\n", ko);
+		return 0;
+	}
+	return run_kernel_module(s, ko);
+}
+
+static int
+run_passes(struct session *s)
+{
+	target_facts_fill(s);
+	if (s->opts.list_pattern)
+		return pass_list(s) ? 0 : 1;
+	if (s->opts.dump_functions || s->opts.dump_probe_types ||
+	    s->opts.dump_probe_aliases)
+		return pass_dump(s) ? 0 : 1;
+	if (!pass_parse(s))
+		return 1;
+	if (s->opts.last_pass == 1) {
+		print_file(stdout, s->user_file);
+		return 0;
+	}
+	if (!pass_elaborate(s))
+		return 1;
+	if (s->opts.last_pass == 2) {
+		sema_print_program(stdout, s);
+		return 0;
+	}
+	if (s->opts.target == TARGET_USER)
+		return run_user_target(s);
+	return run_kernel_target(s);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct session s = { 0 };
+	int status = 1;
+
+	s.arena = arena_new();
+	diag_init(&s.diag, stderr);
+	if (!options_parse(&s, argc, argv, &status))
+		goto out;
+	s.diag.library_warnings = s.opts.verbose > 0;
+	if (!options_check_supported(&s)) {
+		status = 1;
+		goto out;
+	}
+	status = run_passes(&s);
+	if (s.diag.errors)
+		status = 1;
+	target_facts_release(&s);
+out:
+	fflush(stdout);
+	arena_destroy(s.arena);
+	return status;
+}

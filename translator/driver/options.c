@@ -1,0 +1,783 @@
+/*
+ * options.c -- tapc's command line, parsed with getopt_long into s->opts.
+ *
+ * Takes argc/argv; produces struct options (session.h) with every value
+ * checked: pass numbers, PIDs, module names, -D/-G/-B forms. The options and
+ * their meaning follow stap's, so a SystemTap user's command lines work; the
+ * first non-option is the script file (unless -e, -l or -L gave the script),
+ * the rest become $1..$N. "-" as the file means standard input.
+ *
+ * It also keeps the list of options tapc accepts but cannot act on yet (the
+ * tables right below), so the driver can refuse them with a clear message
+ * instead of silently ignoring them.
+ *
+ * Must not: read the script, look at the kernel, or exit the process.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "translator/driver/options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "0.1.0"
+#endif
+
+/* ------------------------------------------------------------------------
+ * NOT SUPPORTED YET
+ *
+ * Options the parser accepts and stores but whose features do not exist
+ * yet. When a feature lands, delete its line (and its pass from
+ * pass_supported). options_check_supported() reports every entry that the
+ * command line used; --version lists the passes that are supported.
+ * ------------------------------------------------------------------------ */
+
+static const bool pass_supported[6] = {
+	[1] = true,		/* parse */
+	[2] = true,		/* elaborate */
+	[3] = true,		/* translate */
+	[4] = true,		/* build */
+	[5] = true,		/* run */
+};
+
+/* One line per option that cannot be acted on yet. */
+static const struct unsupported_option {
+	const char *option;	/* as the user writes it */
+	enum option_feature {
+		F_TARGET_COMMAND, F_TARGET_PID, F_OUTPUT_FILE, F_BULK,
+		F_BUFFER_SIZE, F_FILE_LIMITS, F_GLOBALS, F_TIME_LIMIT, F_VM,
+		F_MAKE_OPTIONS, F_KEEP_BUILD, F_TIMING, F_LIST, F_LIST_VARS,
+		F_DUMP_FUNCTIONS, F_DUMP_PROBE_TYPES, F_DUMP_PROBE_ALIASES,
+		F_TARGET_USER,
+	} feature;
+} unsupported_options[] = {
+	{ "-S", F_FILE_LIMITS },
+	{ "-t", F_TIMING },
+};
+
+/* Whether the command line in `o` asked for feature `f`. */
+static bool
+feature_given(const struct options *o, enum option_feature f)
+{
+	switch (f) {
+	case F_TARGET_COMMAND: return o->target_command != NULL;
+	case F_TARGET_PID: return o->target_pid > 0;
+	case F_OUTPUT_FILE: return o->output_file != NULL;
+	case F_BULK: return o->bulk_mode;
+	case F_BUFFER_SIZE: return o->buffer_mb > 0;
+	case F_FILE_LIMITS: return o->cpu_spec != NULL;
+	case F_GLOBALS: return o->nglobals > 0;
+	case F_TIME_LIMIT: return o->time_limit > 0;
+	case F_VM: return o->vm;
+	case F_MAKE_OPTIONS: return o->make_options != NULL;
+	case F_KEEP_BUILD: return o->keep_build;
+	case F_TIMING: return o->timing;
+	case F_LIST: return o->list_pattern && !o->list_vars;
+	case F_LIST_VARS: return o->list_pattern && o->list_vars;
+	case F_DUMP_FUNCTIONS: return o->dump_functions;
+	case F_DUMP_PROBE_TYPES: return o->dump_probe_types;
+	case F_DUMP_PROBE_ALIASES: return o->dump_probe_aliases;
+	case F_TARGET_USER: return o->target == TARGET_USER;
+	}
+	return false;
+}
+
+/* ---------------------------------------------------------------------- */
+
+/* Linux's MODULE_NAME_LEN is 64 - sizeof(unsigned long); one byte is the
+ * terminating NUL. */
+#define MODULE_NAME_MAX 55
+#define BUFFER_MB_MAX 4095
+
+static const char *const pass_names[6] = {
+	[1] = "parse", [2] = "elaborate", [3] = "translate",
+	[4] = "build", [5] = "run",
+};
+
+/* Long-only options get codes past any char. */
+enum {
+	OPT_VM = 256,
+	OPT_TARGET,
+	OPT_COMPATIBLE,
+	OPT_PRIVILEGE,
+	OPT_DUMP_FUNCTIONS,
+	OPT_DUMP_PROBE_TYPES,
+	OPT_DUMP_PROBE_ALIASES,
+	OPT_LDD,
+};
+
+/* Leading '-': non-options come back in order as code 1, so the script file
+ * and its arguments are seen where they stand whatever POSIXLY_CORRECT says.
+ * Then ':': a missing value comes back as ':' and we word the message. */
+static const char short_options[] = "-:e:p:vkm:r:I:D:guwWc:x:o:bs:S:G:l:L:tT:B:hVd:";
+
+static const struct option long_options[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "vm", no_argument, NULL, OPT_VM },
+	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "compatible", required_argument, NULL, OPT_COMPATIBLE },
+	{ "privilege", required_argument, NULL, OPT_PRIVILEGE },
+	{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
+	{ "dump-probe-types", no_argument, NULL, OPT_DUMP_PROBE_TYPES },
+	{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_PROBE_ALIASES },
+	{ "ldd", no_argument, NULL, OPT_LDD },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* What parsing needs besides s->opts: capacities of the growing arrays and
+ * which ways of giving the script were used. */
+struct parse_state {
+	struct session *s;
+	int args_cap, include_cap, define_cap, global_cap, sym_file_cap;
+	int script_sources;	/* -e, -l, -L seen: at most one allowed */
+	bool want_help, want_version;
+};
+
+void
+options_init(struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->last_pass = 5;
+	o->target = TARGET_KERNEL;
+}
+
+/* ---- value checks ---- */
+
+static bool
+is_identifier(const char *p, size_t len)
+{
+	if (len == 0 || !(isalpha((unsigned char)p[0]) || p[0] == '_'))
+		return false;
+	for (size_t i = 1; i < len; i++)
+		if (!(isalnum((unsigned char)p[i]) || p[i] == '_'))
+			return false;
+	return true;
+}
+
+/* A whole decimal number in [min, max]; no sign, no trailing junk. */
+static bool
+parse_number(const char *text, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!isdigit((unsigned char)text[0]))
+		return false;
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* A -D or -B value lands in C source or on make's command line, so it is
+ * kept to characters that need no quoting anywhere. */
+static bool
+is_plain_value(const char *p)
+{
+	if (*p == '-' || *p == '+')
+		p++;
+	if (!*p)
+		return false;
+	for (; *p; p++)
+		if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '.' ||
+		      *p == '-'))
+			return false;
+	return true;
+}
+
+/* ---- growing arrays ---- */
+
+static void
+push_arg(struct parse_state *ps, const char *arg)
+{
+	struct options *o = &ps->s->opts;
+
+	o->args = arena_grow(ps->s->arena, o->args, sizeof(*o->args),
+			     &ps->args_cap, o->nargs + 1);
+	o->args[o->nargs++] = arg;
+}
+
+static void
+push_include(struct parse_state *ps, const char *dir)
+{
+	struct options *o = &ps->s->opts;
+
+	o->include_dirs = arena_grow(ps->s->arena, o->include_dirs,
+				     sizeof(*o->include_dirs),
+				     &ps->include_cap, o->ninclude_dirs + 1);
+	o->include_dirs[o->ninclude_dirs++] = dir;
+}
+
+/* -d PATH: a file whose symbols user backtraces name. */
+static void
+push_sym_file(struct parse_state *ps, const char *path)
+{
+	struct options *o = &ps->s->opts;
+
+	o->sym_files = arena_grow(ps->s->arena, o->sym_files,
+				  sizeof(*o->sym_files), &ps->sym_file_cap,
+				  o->nsym_files + 1);
+	o->sym_files[o->nsym_files++] = path;
+}
+
+/* ---- one handler per option that needs more than a store ---- */
+
+static bool
+opt_pass(struct parse_state *ps, const char *arg)
+{
+	long n;
+
+	if (!parse_number(arg, 1, 5, &n)) {
+		diag_fatal_noloc(&ps->s->diag, "-p takes a pass number from 1 to 5");
+		return false;
+	}
+	ps->s->opts.last_pass = (int)n;
+	return true;
+}
+
+static bool
+opt_script_source(struct parse_state *ps, int c, const char *arg)
+{
+	struct options *o = &ps->s->opts;
+
+	if (ps->script_sources++) {
+		diag_fatal_noloc(&ps->s->diag, "only one of -e, -l and -L may be given, and only once");
+		return false;
+	}
+	if (c == 'e') {
+		o->script_text = arg;
+		return true;
+	}
+	o->list_pattern = arg;
+	o->list_vars = c == 'L';
+	return true;
+}
+
+static bool
+opt_module_name(struct parse_state *ps, const char *arg)
+{
+	size_t len = strlen(arg);
+
+	if (!is_identifier(arg, len)) {
+		diag_fatal_noloc(&ps->s->diag, "module name '%s' is not valid: use letters, digits and '_', not starting with a digit", arg);
+		return false;
+	}
+	if (len > MODULE_NAME_MAX) {
+		diag_fatal_noloc(&ps->s->diag, "module name '%s' is too long: %zu characters, at most %d", arg, len, MODULE_NAME_MAX);
+		return false;
+	}
+	ps->s->opts.module_name = arg;
+	return true;
+}
+
+/* -D NAME[=VALUE]: a macro for the generated C. */
+static bool
+opt_define(struct parse_state *ps, const char *arg)
+{
+	struct options *o = &ps->s->opts;
+	const char *eq = strchr(arg, '=');
+	size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
+
+	if (!is_identifier(arg, name_len) || (eq && !is_plain_value(eq + 1))) {
+		diag_fatal_noloc(&ps->s->diag, "-D takes NAME or NAME=VALUE with a C identifier as NAME and a plain number or word as VALUE, not '%s'", arg);
+		return false;
+	}
+	o->defines = arena_grow(ps->s->arena, o->defines, sizeof(*o->defines),
+				&ps->define_cap, o->ndefines + 1);
+	o->defines[o->ndefines].name =
+		arena_strndup(ps->s->arena, arg, name_len);
+	o->defines[o->ndefines].value = eq ? eq + 1 : NULL;
+	o->ndefines++;
+	return true;
+}
+
+/* -G VAR=VALUE: a global's starting value, handed to the module at load. */
+static bool
+opt_global(struct parse_state *ps, const char *arg)
+{
+	struct options *o = &ps->s->opts;
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || !is_identifier(arg, (size_t)(eq - arg))) {
+		diag_fatal_noloc(&ps->s->diag, "-G takes VAR=VALUE with a global's name as VAR, not '%s'", arg);
+		return false;
+	}
+	o->globals = arena_grow(ps->s->arena, o->globals, sizeof(*o->globals),
+				&ps->global_cap, o->nglobals + 1);
+	o->globals[o->nglobals].name =
+		arena_strndup(ps->s->arena, arg, (size_t)(eq - arg));
+	o->globals[o->nglobals].value = eq + 1;
+	o->nglobals++;
+	return true;
+}
+
+/* -B OPT: one make argument for kbuild, NAME or NAME=VALUE. */
+static bool
+opt_make_option(struct parse_state *ps, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
+
+	if (!is_identifier(arg, name_len) || (eq && !is_plain_value(eq + 1))) {
+		diag_fatal_noloc(&ps->s->diag, "-B takes a make variable as NAME or NAME=VALUE, not '%s'", arg);
+		return false;
+	}
+	ps->s->opts.make_options = arg;
+	return true;
+}
+
+static bool
+opt_pid(struct parse_state *ps, const char *arg)
+{
+	long pid;
+
+	if (!parse_number(arg, 1, INT_MAX, &pid)) {
+		diag_fatal_noloc(&ps->s->diag, "-x takes a process ID (a positive number), not '%s'", arg);
+		return false;
+	}
+	ps->s->opts.target_pid = (int)pid;
+	return true;
+}
+
+static bool
+opt_buffer_size(struct parse_state *ps, const char *arg)
+{
+	long mb;
+
+	if (!parse_number(arg, 1, BUFFER_MB_MAX, &mb)) {
+		diag_fatal_noloc(&ps->s->diag, "-s takes a buffer size in megabytes from 1 to %d, not '%s'", BUFFER_MB_MAX, arg);
+		return false;
+	}
+	ps->s->opts.buffer_mb = (int)mb;
+	return true;
+}
+
+/* -S SIZE[,N]: output files of SIZE megabytes, at most N of them. */
+static bool
+opt_file_limits(struct parse_state *ps, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+	char size[32];
+	size_t size_len = comma ? (size_t)(comma - arg) : strlen(arg);
+	long v;
+
+	if (size_len >= sizeof(size))
+		size_len = sizeof(size) - 1;
+	memcpy(size, arg, size_len);
+	size[size_len] = '\0';
+	if (!parse_number(size, 1, INT_MAX, &v) ||
+	    (comma && !parse_number(comma + 1, 1, INT_MAX, &v))) {
+		diag_fatal_noloc(&ps->s->diag, "-S takes SIZE[,N]: a file size in megabytes and a number of files, both positive, not '%s'", arg);
+		return false;
+	}
+	ps->s->opts.cpu_spec = arg;
+	return true;
+}
+
+static bool
+opt_time_limit(struct parse_state *ps, const char *arg)
+{
+	long secs;
+
+	if (!parse_number(arg, 1, INT_MAX, &secs)) {
+		diag_fatal_noloc(&ps->s->diag, "-T takes a number of seconds (a positive number), not '%s'", arg);
+		return false;
+	}
+	ps->s->opts.time_limit = (int)secs;
+	return true;
+}
+
+static bool
+opt_target(struct parse_state *ps, const char *arg)
+{
+	if (strcmp(arg, "kernel") == 0)
+		ps->s->opts.target = TARGET_KERNEL;
+	else if (strcmp(arg, "user") == 0)
+		ps->s->opts.target = TARGET_USER;
+	else {
+		diag_fatal_noloc(&ps->s->diag, "--target takes 'kernel' or 'user', not '%s'", arg);
+		return false;
+	}
+	return true;
+}
+
+/* --compatible=VER: a SystemTap version such as 4.8 or 3.3.1. */
+static bool
+opt_compatible(struct parse_state *ps, const char *arg)
+{
+	const char *p = arg;
+	int parts = 0;
+
+	while (isdigit((unsigned char)*p)) {
+		while (isdigit((unsigned char)*p))
+			p++;
+		parts++;
+		if (*p != '.')
+			break;
+		p++;
+	}
+	if (*p || parts < 2) {
+		diag_fatal_noloc(&ps->s->diag, "--compatible takes a SystemTap version such as 4.8, not '%s'", arg);
+		return false;
+	}
+	ps->s->opts.compatible = arg;
+	return true;
+}
+
+static bool
+opt_privilege(struct parse_state *ps, const char *arg)
+{
+	static const char *const levels[] = { "stapusr", "stapsys", "stapdev" };
+
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		if (strcmp(arg, levels[i]) == 0) {
+			ps->s->opts.privilege = levels[i];
+			ps->s->opts.privilege_set = true;
+			return true;
+		}
+	}
+	diag_fatal_noloc(&ps->s->diag, "--privilege takes stapusr, stapsys or stapdev, not '%s'", arg);
+	return false;
+}
+
+/* The word getopt just stepped past, up to any '=': how the user spelled a
+ * long option. */
+static const char *
+long_spelling(char **argv, char *buf, size_t size)
+{
+	const char *word = argv[optind - 1];
+
+	snprintf(buf, size, "%.*s", (int)strcspn(word, "="), word);
+	return buf;
+}
+
+/* Word a getopt error ('?' or ':') about the option it was reading. */
+static void
+report_getopt_error(struct parse_state *ps, int c, char **argv)
+{
+	struct diag *d = &ps->s->diag;
+	bool is_long = optind > 0 && strncmp(argv[optind - 1], "--", 2) == 0;
+	char spelled[64];
+
+	if (is_long)
+		long_spelling(argv, spelled, sizeof(spelled));
+	else
+		snprintf(spelled, sizeof(spelled), "-%c", optopt);
+	if (c == ':')
+		diag_fatal_noloc(d, "option '%s' needs a value", spelled);
+	else if (is_long && optopt)
+		diag_fatal_noloc(d, "option '%s' takes no value", spelled);
+	else
+		diag_fatal_noloc(d, "unknown option '%s'", spelled);
+}
+
+/* Options whose empty value can only be a mistake, such as an unset shell
+ * variable: "-r $KREL". */
+static const char nonempty_options[] = "rIcolLm";
+
+static bool
+handle_option(struct parse_state *ps, int c, const char *arg)
+{
+	struct options *o = &ps->s->opts;
+
+	if (arg && !*arg && c > 1 && c < 256 && strchr(nonempty_options, c)) {
+		diag_fatal_noloc(&ps->s->diag, "option '-%c' needs a value, not an empty string", c);
+		return false;
+	}
+	switch (c) {
+	case 1: push_arg(ps, arg); return true;
+	case 'e': case 'l': case 'L': return opt_script_source(ps, c, arg);
+	case 'p': return opt_pass(ps, arg);
+	case 'v': o->verbose++; return true;
+	case 'k': o->keep_build = true; return true;
+	case 'm': return opt_module_name(ps, arg);
+	case 'r': o->kernel_release = arg; return true;
+	case 'I': push_include(ps, arg); return true;
+	case 'D': return opt_define(ps, arg);
+	case 'g': o->guru = true; return true;
+	case 'u': o->unoptimized = true; return true;
+	case 'w': o->suppress_warnings = true; return true;
+	case 'W': o->warnings_as_errors = true; return true;
+	case 'c': o->target_command = arg; return true;
+	case 'x': return opt_pid(ps, arg);
+	case 'd': push_sym_file(ps, arg); return true;
+	case OPT_LDD: o->ldd = true; return true;
+	case 'o': o->output_file = arg; return true;
+	case 'b': o->bulk_mode = true; return true;
+	case 's': return opt_buffer_size(ps, arg);
+	case 'S': return opt_file_limits(ps, arg);
+	case 'G': return opt_global(ps, arg);
+	case 't': o->timing = true; return true;
+	case 'T': return opt_time_limit(ps, arg);
+	case 'B': return opt_make_option(ps, arg);
+	case 'h': ps->want_help = true; return true;
+	case 'V': ps->want_version = true; return true;
+	case OPT_VM: o->vm = true; return true;
+	case OPT_TARGET: return opt_target(ps, arg);
+	case OPT_COMPATIBLE: return opt_compatible(ps, arg);
+	case OPT_PRIVILEGE: return opt_privilege(ps, arg);
+	case OPT_DUMP_FUNCTIONS: o->dump_functions = true; return true;
+	case OPT_DUMP_PROBE_TYPES: o->dump_probe_types = true; return true;
+	case OPT_DUMP_PROBE_ALIASES: o->dump_probe_aliases = true; return true;
+	}
+	return false;
+}
+
+/* Combinations that make no sense, checked once everything is read. */
+static bool
+check_combinations(struct parse_state *ps)
+{
+	struct options *o = &ps->s->opts;
+	struct diag *d = &ps->s->diag;
+	bool dumping = o->dump_functions || o->dump_probe_types ||
+		       o->dump_probe_aliases;
+
+	if (o->target_command && o->target_pid) {
+		diag_fatal_noloc(d, "-c and -x cannot be used together: -c starts the target process, -x names one that runs already");
+		return false;
+	}
+	if (o->guru && o->privilege_set && strcmp(o->privilege, "stapdev")) {
+		diag_fatal_noloc(d, "-g (guru mode) needs --privilege=stapdev, not --privilege=%s", o->privilege);
+		return false;
+	}
+	if (!o->script_file && !o->script_text && !o->list_pattern &&
+	    !dumping) {
+		diag_fatal_noloc(d, "no script given: name a script file ('-' for standard input) or use -e SCRIPT");
+		return false;
+	}
+	return true;
+}
+
+static void
+print_usage_hint(struct session *s)
+{
+	if (!s->diag.quiet && s->diag.out)
+		fputs("Try 'tapc --help' for the list of options.\n",
+		      s->diag.out);
+}
+
+/* Run getopt over argv; false on the first bad option or value. Every
+ * non-option goes to o->args in order; which of them is the script file is
+ * decided afterwards, as stap does, so "FILE -e SCRIPT" gives $1 = FILE. */
+static bool
+read_options(struct parse_state *ps, int argc, char **argv)
+{
+	int c;
+
+	optind = 0;		/* glibc: start afresh, also on a second call */
+	opterr = 0;		/* we word the messages ourselves */
+	while ((c = getopt_long(argc, argv, short_options, long_options,
+				NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			report_getopt_error(ps, c, argv);
+			return false;
+		}
+		if (!handle_option(ps, c, optarg))
+			return false;
+	}
+	/* After "--": everything left is positional. */
+	for (int i = optind; i < argc; i++)
+		push_arg(ps, argv[i]);
+	return true;
+}
+
+/* Without -e, -l or -L the first non-option is the script file. */
+static void
+take_script_file(struct parse_state *ps)
+{
+	struct options *o = &ps->s->opts;
+
+	if (ps->script_sources || o->nargs == 0)
+		return;
+	o->script_file = o->args[0];
+	o->args++;
+	o->nargs--;
+}
+
+bool
+options_parse(struct session *s, int argc, char **argv, int *exit_code)
+{
+	struct parse_state ps = { .s = s };
+
+	options_init(&s->opts);
+	if (!read_options(&ps, argc, argv))
+		goto usage;
+	if (ps.want_help) {
+		options_print_help(stdout);
+		*exit_code = 0;
+		return false;
+	}
+	if (ps.want_version) {
+		options_print_version(stdout);
+		*exit_code = 0;
+		return false;
+	}
+	take_script_file(&ps);
+	if (!check_combinations(&ps))
+		goto usage;
+	/* Listing probes is pass 2's work, as in stap. */
+	if ((s->opts.list_pattern || s->opts.dump_functions ||
+	     s->opts.dump_probe_types || s->opts.dump_probe_aliases) &&
+	    s->opts.last_pass > 2)
+		s->opts.last_pass = 2;
+	s->diag.no_warnings = s->opts.suppress_warnings;
+	s->diag.warnings_are_errors = s->opts.warnings_as_errors;
+	return true;
+
+usage:
+	print_usage_hint(s);
+	*exit_code = 1;
+	return false;
+}
+
+/* Say that `pass` does not exist yet, and which passes do. */
+static void
+report_pass_unsupported(struct session *s, int pass)
+{
+	int last = 0;
+
+	while (last < 5 && pass_supported[last + 1])
+		last++;
+	if (last == 1)
+		diag_fatal_noloc(&s->diag, "pass %d (%s) is not supported yet: only pass 1 works so far (-p1)", pass, pass_names[pass]);
+	else
+		diag_fatal_noloc(&s->diag, "pass %d (%s) is not supported yet: passes 1 to %d work so far (-p1 to -p%d)", pass, pass_names[pass], last, last);
+}
+
+bool
+options_check_supported(struct session *s)
+{
+	const size_t n = sizeof(unsupported_options) /
+			 sizeof(unsupported_options[0]);
+	int pass = s->opts.last_pass;
+	bool ok = true;
+
+	for (size_t i = 0; i < n; i++) {
+		if (feature_given(&s->opts, unsupported_options[i].feature)) {
+			diag_fatal_noloc(&s->diag, "option '%s' is not supported yet", unsupported_options[i].option);
+			ok = false;
+		}
+	}
+	/* Only when the options are fine: "-c is not supported" says it all. */
+	if (ok && !pass_supported[pass]) {
+		report_pass_unsupported(s, pass);
+		ok = false;
+	}
+	return ok;
+}
+
+/* ---- --help and --version ---- */
+
+/*
+ * One line per option; the description starts at column 24 so that the
+ * longest option (--dump-probe-aliases) still fits with two spaces.
+ */
+static const char help_text[] =
+"Usage: tapc [OPTIONS] FILE [ARGS...]       run the script in FILE ('-': stdin)\n"
+"   or: tapc [OPTIONS] -e SCRIPT [ARGS...]  run the script given as text\n"
+"   or: tapc [OPTIONS] -l PROBE             list probe points matching PROBE\n"
+"   or: tapc [OPTIONS] -L PROBE             ... with their context variables\n"
+"   or: tapc --dump-functions | --dump-probe-types | --dump-probe-aliases\n"
+"\n"
+"ARGS are the script's $1..$N (as numbers) and @1..@N (as strings).\n"
+"\n"
+"Script:\n"
+"  -e SCRIPT             take the script from this argument, not from a file\n"
+"  -I DIR                look for tapset files in DIR too\n"
+"  -D NAME[=VALUE]       define a C macro in the generated module\n"
+"  -g                    guru mode: allow embedded C and writing kernel data\n"
+"  -u                    unoptimized: keep unused code and variables\n"
+"  -w                    do not print warnings\n"
+"  -W                    treat every warning as an error\n"
+"  --compatible=VER      read the script as SystemTap VER did (default " TAPC_COMPAT_VERSION ")\n"
+"  --privilege=LEVEL     refuse what LEVEL may not do: stapusr, stapsys, stapdev\n"
+"\n"
+"Passes:\n"
+"  -p NUM                stop after pass NUM (1-5): parse elaborate C build run\n"
+"  -v                    tell more about what each pass does; repeat for more\n"
+"  -k                    keep the build directory instead of removing it\n"
+"  -t                    measure how much time each probe takes\n"
+"\n"
+"Target and build:\n"
+"  -r KREL|DIR           build for kernel release KREL, or the kernel tree DIR\n"
+"  --target=KIND         build a kernel module (kernel) or a program (user)\n"
+"  --vm                  run the module in a virtual machine booting the kernel\n"
+"  -m NAME               call the module NAME (C identifier, at most 55 chars)\n"
+"  -B OPT                give NAME or NAME=VALUE to the kernel's make\n"
+"\n"
+"Running:\n"
+"  -c CMD                arm the probes, run CMD, stop when CMD exits\n"
+"  -x PID                make target() return PID\n"
+"  -d PATH               name and unwind user addresses in PATH (a program or\n"
+"                        library) in ubacktrace() and usymname()\n"
+"  --ldd                 and in the shared libraries of probed programs\n"
+"  -o FILE               write the script's output to FILE\n"
+"  -b                    bulk mode: write one output file per CPU\n"
+"  -s NUM                use NUM megabytes of output buffer per CPU\n"
+"  -S SIZE[,N]           start a new output file every SIZE MB, keep at most N\n"
+"  -G VAR=VALUE          set global VAR to VALUE when the script starts\n"
+"  -T SECONDS            stop the script after SECONDS\n"
+"\n"
+"Listing:\n"
+"  -l PROBE              list the probe points that match PROBE\n"
+"  -L PROBE              the same, with the context variables of each\n"
+"  --dump-functions      list the functions of the tapset library\n"
+"  --dump-probe-types    list the kinds of probe point tapc knows\n"
+"  --dump-probe-aliases  list the probe aliases of the tapset library\n"
+"\n"
+"Other:\n"
+"  --                    end of tapc's options; what follows goes to the script\n"
+"  -h, --help            print this help and exit\n"
+"  -V, --version         print the version and enabled features and exit\n"
+"\n"
+"See tapc(1) for more.\n";
+
+void
+options_print_help(FILE *out)
+{
+	fputs(help_text, out);
+}
+
+/* Whether the options in `o` pass the NOT SUPPORTED YET table. */
+static bool
+all_supported(const struct options *o)
+{
+	const size_t n = sizeof(unsupported_options) /
+			 sizeof(unsupported_options[0]);
+
+	for (size_t i = 0; i < n; i++)
+		if (feature_given(o, unsupported_options[i].feature))
+			return false;
+	return true;
+}
+
+/* The features line is derived from the tables at the top, so it changes
+ * by itself when an entry is deleted there. */
+void
+options_print_version(FILE *out)
+{
+	struct options user = { .target = TARGET_USER };
+	struct options vm = { .vm = true };
+
+	fprintf(out, "tapc %s (SystemTap-compatible language %s)\n",
+		PACKAGE_VERSION, TAPC_COMPAT_VERSION);
+	fputs("enabled features:", out);
+	for (int pass = 1; pass <= 5; pass++)
+		if (pass_supported[pass])
+			fprintf(out, " %s", pass_names[pass]);
+	if (all_supported(&user))
+		fputs(" user-target", out);
+	if (all_supported(&vm))
+		fputs(" vm", out);
+	fputc('\n', out);
+}

@@ -1,0 +1,111 @@
+/*
+ * session.h -- the state of one tapc run, handed to every pass.
+ *
+ * The session holds the options from the command line, the arena every pass
+ * allocates from, the diagnostics sink, and the results passes hand on to
+ * each other (the parsed files, the elaborated program). A pass reads what
+ * earlier passes produced and adds its own result; it never reaches into
+ * another pass's private state.
+ */
+#ifndef TAPC_SESSION_H
+#define TAPC_SESSION_H
+
+#include <stdbool.h>
+
+#include "translator/common/arena.h"
+#include "translator/common/diag.h"
+
+struct node;
+struct file_ast;
+struct kernel_target;
+struct program;
+struct macro_table;
+
+enum target_kind { TARGET_KERNEL, TARGET_USER };
+
+/* One -D NAME[=VALUE]. */
+struct define_opt {
+	const char *name, *value;
+};
+
+/* One -G var=value. */
+struct global_opt {
+	const char *name, *value;
+};
+
+struct options {
+	int last_pass;			/* -p N: stop after this pass (1..5) */
+	const char *script_file;	/* FILE, or NULL with -e */
+	const char *script_text;	/* -e SCRIPT */
+	const char **args;		/* $1..$N / @1..@N */
+	int nargs;
+	int verbose;			/* -v, repeatable */
+	bool keep_build;		/* -k */
+	const char *module_name;	/* -m NAME */
+	const char *kernel_release;	/* -r KREL (or a build directory) */
+	const char **include_dirs;	/* -I DIR, repeatable */
+	int ninclude_dirs;
+	struct define_opt *defines;	/* -D NAME=VALUE */
+	int ndefines;
+	bool guru;			/* -g */
+	bool unoptimized;		/* -u */
+	bool suppress_warnings;		/* -w */
+	bool warnings_as_errors;	/* -W */
+	const char *target_command;	/* -c CMD */
+	int target_pid;			/* -x PID */
+	const char **sym_files;		/* -d PATH: symbols for ubacktrace */
+	int nsym_files;
+	bool ldd;			/* --ldd: and the libraries they use */
+	const char *output_file;	/* -o FILE */
+	bool bulk_mode;			/* -b */
+	int buffer_mb;			/* -s NUM */
+	const char *cpu_spec;		/* -S size[,n] */
+	struct global_opt *globals;	/* -G var=value */
+	int nglobals;
+	const char *list_pattern;	/* -l / -L */
+	bool list_vars;			/* -L */
+	bool timing;			/* -t */
+	int time_limit;			/* -T SECONDS */
+	bool vm;			/* --vm */
+	enum target_kind target;	/* --target=kernel|user */
+	const char *compatible;		/* --compatible=VERSION */
+	const char *make_options;	/* -B */
+	bool dump_functions;		/* --dump-functions */
+	bool dump_probe_types;		/* --dump-probe-types */
+	bool dump_probe_aliases;	/* --dump-probe-aliases */
+	bool privilege_set;		/* --privilege given */
+	const char *privilege;		/* stapusr | stapsys | stapdev */
+};
+
+/* What the preprocessor's %( %) conditions test, filled in by the driver
+ * from the target before pass 1. */
+struct target_facts {
+	const char *kernel_release;	/* kernel_vr: "6.1.0-57-amd64" */
+	const char *kernel_version;	/* kernel_v: "6.1.0" */
+	const char *arch;		/* "x86_64" */
+	const char *runtime;		/* "kernel" or "user" */
+	/* CONFIG_* lookup: value ("y", "m", "\"str\"") or NULL if unset. */
+	const char *(*config_lookup)(void *ctx, const char *name);
+	void *config_ctx;
+};
+
+struct session {
+	struct options opts;
+	struct arena *arena;
+	struct diag diag;
+	struct target_facts facts;
+	struct kernel_target *kernel;	/* the target kernel, if installed */
+	const char *kernel_error;	/* why not, if not */
+	struct file_ast *user_file;	/* the script the user gave */
+	struct file_ast **library;	/* tapset files, parsed */
+	int nlibrary;
+	bool library_loaded;
+	const char **library_paths;	/* real paths of the library's files */
+	int nlibrary_paths;
+	struct macro_table *macros;	/* the library's @defines */
+	struct program *program;	/* pass 2's result */
+};
+
+#define TAPC_COMPAT_VERSION "4.8"	/* the SystemTap version we emulate */
+
+#endif

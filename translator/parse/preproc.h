@@ -1,0 +1,32 @@
+/*
+ * preproc.h -- the token-level preprocessor between lexer and parser.
+ *
+ * It resolves %( COND %? THEN %: ELSE %) conditionals against the target's
+ * facts, records @define macros and expands their uses, and substitutes
+ * command-line arguments ($1 as tokens, @1 as a string, $# and @# as the
+ * count). What comes out is the token stream the grammar sees.
+ */
+#ifndef TAPC_PREPROC_H
+#define TAPC_PREPROC_H
+
+#include "translator/parse/lex.h"
+#include "translator/driver/session.h"
+
+struct pp;
+struct macro_table;
+
+/* Macros shared by every file of a run (the library's .stpm files). */
+struct macro_table *macro_table_new(struct session *s);
+
+/* A preprocessor over `src`. `shared` may be NULL; macros the file defines
+ * are added to `shared` when `export_macros` (a .stpm file), else kept
+ * local to the file. */
+struct pp *pp_new(struct session *s, const struct source *src,
+		  struct macro_table *shared, bool export_macros);
+void pp_next(struct pp *pp, struct token *tok);
+void pp_free(struct pp *pp);
+
+/* Evaluate a preprocessor comparison; exported for unit tests. */
+int pp_version_compare(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,25 @@
+## translator/providers/local.mk -- the probe families, one file (or a few) per family.
+## Included from translator/local.mk; part of translator/libtapc.a.
+
+translator_libtapc_a_SOURCES += \
+	translator/providers/begin_end.c \
+	translator/providers/dwarf.c \
+	translator/providers/dwarf_access.c \
+	translator/providers/dwarf_access.h \
+	translator/providers/kfunc.c \
+	translator/providers/kfunc.h \
+	translator/providers/kprobe.c \
+	translator/providers/process.c \
+	translator/providers/process_dwarf.c \
+	translator/providers/process_dwarf.h \
+	translator/providers/procfs.c \
+	translator/providers/provider.h \
+	translator/providers/registry.c \
+	translator/providers/shapes.c \
+	translator/providers/shapes.h \
+	translator/providers/syscall.c \
+	translator/providers/syscall_table.c \
+	translator/providers/syscall_table.h \
+	translator/providers/timer.c \
+	translator/providers/tracepoint.c \
+	translator/providers/unsupported.c

@@ -1,0 +1,73 @@
+/*
+ * elab.h -- the state pass 2 shares among its files (elaborate.c,
+ * resolve.c, types.c, optimize.c) and with the providers. Not for pass 3,
+ * which reads only struct program (sema.h).
+ */
+#ifndef TAPC_ELAB_H
+#define TAPC_ELAB_H
+
+#include "translator/sema/sema.h"
+#include "translator/driver/session.h"
+
+struct kernel_target;
+struct glob_node;
+
+struct elab {
+	struct session *s;
+	struct program *prog;
+	/* everything declared, user file first, then the library */
+	struct node **aliases;
+	int naliases, cap_aliases;
+	struct node **functions;
+	int nfunctions, cap_functions;
+	struct node **globals;
+	int nglobals, cap_globals;
+	/* the derived probe being made: its origin, written point, body */
+	struct node *cur_origin;
+	struct node *cur_body;
+	struct node *cur_cond;
+	const char *cur_written;
+	const char *cur_alias;		/* outermost alias name matched */
+	int alias_depth;
+	bool cur_optional;		/* the user's point ends in '?' */
+	/* listing mode (-l/-L): points that fail quietly */
+	bool listing;
+	/* pp_glob.c: the known component names, built on first use */
+	struct glob_node *glob_tree;
+};
+
+/* Providers: add a derived probe for concrete `point` with `pdata`. The
+ * body and origin come from the probe being elaborated. */
+struct derived_probe *elab_add_probe(struct elab *e, struct node *point,
+				     const char *name, void *pdata);
+struct context_var *elab_new_context_var(struct elab *e, const char *name,
+					 enum type type, const char *c_type);
+
+/* The target kernel, or NULL with an error reported at `at` saying what
+ * is missing. */
+struct kernel_target *elab_kernel(struct elab *e, struct loc at);
+
+/* A fresh elaboration of the session's user file and library. */
+struct elab *elab_new(struct session *s);
+/* elaborate.c: derive the probes of one N_PROBE; false after errors. */
+bool elab_derive_probe(struct elab *e, struct node *probe);
+
+/* resolve.c: bind names in every probe and pulled-in function. */
+bool resolve_program(struct elab *e);
+/* checks.c: formats, regexes, arrays changed inside their foreach. */
+bool checks_run(struct elab *e);
+/* types.c: infer and check types. */
+bool types_infer(struct elab *e);
+/* optimize.c (unless -u): before types, elide dead stores and statements
+ * without effect; after, drop unused globals and fold constants; last,
+ * elide probes left empty. */
+void optimize_pure_statements(struct elab *e);
+void optimize_fold_early(struct elab *e);
+void optimize_dead_code(struct elab *e);
+void optimize_program(struct elab *e);
+void optimize_empty_probes(struct elab *e);
+
+/* Levenshtein distance, for "did you mean". */
+int elab_edit_distance(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,602 @@
+/*
+ * elaborate.c -- pass 2's driver and the first step of elaboration: turning
+ * each `probe P1, P2 { body }` into derived probes.
+ *
+ * A probe point is first matched against the probe aliases (the user's
+ * and the library's; a point longer than an alias name passes its extra
+ * components on to the alias's targets). Wildcards in component names
+ * (`syscall.*`, `kerne*.funct*("f").*`) are expanded first, against the
+ * names the aliases and providers know (pp_glob.c); each expansion is an
+ * optional point. Each alias adds its body before the probe's (`=`) or
+ * after it (`+=`), and its targets are expanded the same way, so aliases
+ * of aliases work. A point that names no alias goes to its provider. `?`
+ * lets a point match nothing, `!` stops at the first point that matches,
+ * `if (cond)` guards the handler.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translator/debuginfo/kernel.h"
+#include "translator/sema/elab.h"
+#include "translator/parse/parse.h"
+#include "translator/sema/point_glob.h"
+#include "translator/providers/provider.h"
+#include "translator/sema/tapset.h"
+
+#define ALIAS_MAX_DEPTH 32
+
+static struct arena *
+A(struct elab *e)
+{
+	return e->s->arena;
+}
+
+static void
+push_node(struct elab *e, struct node ***v, int *n, int *cap, struct node *x)
+{
+	*v = arena_grow(A(e), *v, sizeof(**v), cap, *n + 1);
+	(*v)[(*n)++] = x;
+}
+
+struct derived_probe *
+elab_add_probe(struct elab *e, struct node *point, const char *name,
+	       void *pdata)
+{
+	struct program *p = e->prog;
+	struct derived_probe *dp = arena_alloc(A(e), sizeof(*dp));
+	int cap = p->nprobes;
+
+	dp->provider = provider_for(point);
+	dp->point = point;
+	dp->name = name ? name : pp_to_string(A(e), point);
+	dp->written = e->cur_written;
+	dp->alias_name = e->cur_alias;
+	dp->origin = e->cur_origin;
+	dp->body = ast_clone(A(e), e->cur_body);
+	dp->cond = ast_clone(A(e), e->cur_cond);
+	dp->pdata = pdata;
+	dp->index = p->nprobes;
+	p->probes = arena_grow(A(e), p->probes, sizeof(*p->probes), &cap,
+			       p->nprobes + 1);
+	p->probes[p->nprobes++] = dp;
+	return dp;
+}
+
+struct context_var *
+elab_new_context_var(struct elab *e, const char *name, enum type type,
+		     const char *c_type)
+{
+	struct context_var *cv = arena_alloc(A(e), sizeof(*cv));
+
+	cv->name = name;
+	cv->type = type;
+	cv->c_type = c_type;
+	return cv;
+}
+
+struct kernel_target *
+elab_kernel(struct elab *e, struct loc at)
+{
+	if (e->s->kernel)
+		return e->s->kernel;
+	if (!e->listing)
+		diag_error(&e->s->diag, at, "E_NO_KERNEL",
+			   "no kernel to resolve this probe point against (%s)",
+			   e->s->opts.kernel_release ? e->s->opts.kernel_release :
+			   "the running kernel has no /lib/modules build tree");
+	diag_hint(&e->s->diag,
+		  "install linux-headers for the target, or name one with -r KREL");
+	return NULL;
+}
+
+/* ---- alias matching ---- */
+
+/* The first `n` components of `pt` are alias name `name` (which has
+ * exactly `n`); wildcards in names went through pp_glob.c before. */
+static bool
+prefix_matches(const struct node *pt, const struct node *name, int n)
+{
+	if (pt->u.point.ncomps < n)
+		return false;
+	for (int i = 0; i < n; i++) {
+		const struct pp_component *pc = &pt->u.point.comps[i];
+		const struct pp_component *nc = &name->u.point.comps[i];
+		if (strcmp(pc->name, nc->name) != 0)
+			return false;
+		if (!pp_args_equal(pc->arg, nc->arg))
+			return false;
+	}
+	return true;
+}
+
+/* An alias target with the point's extra components appended. */
+static struct node *
+with_suffix(struct elab *e, const struct node *target, const struct node *pt,
+	    int from)
+{
+	struct node *n = ast_clone(A(e), target);
+
+	for (int i = from; i < pt->u.point.ncomps; i++)
+		ast_point_push(A(e), n, pt->u.point.comps[i]);
+	return n;
+}
+
+/* The alias name with the point's extra components: syscall.open.return */
+static const char *
+with_suffix_name(struct elab *e, const struct node *name,
+		 const struct node *pt, int from)
+{
+	return pp_to_string(A(e), with_suffix(e, name, pt, from));
+}
+
+static struct node *
+join_blocks(struct elab *e, struct node *first, struct node *second)
+{
+	struct node *b = ast_new(A(e), N_BLOCK, first ? first->loc :
+				 second->loc);
+
+	if (first)
+		ast_list_push(A(e), &b->u.block.stmts, first);
+	if (second)
+		ast_list_push(A(e), &b->u.block.stmts, second);
+	return b;
+}
+
+static struct node *
+and_conditions(struct elab *e, struct node *a, struct node *b)
+{
+	if (!a || !b)
+		return a ? a : b;
+	struct node *n = ast_new(A(e), N_LOGICAL, a->loc);
+	n->u.binary.op = OP_ANDAND;
+	n->u.binary.lhs = a;
+	n->u.binary.rhs = b;
+	return n;
+}
+
+static int expand_point(struct elab *e, struct node *pt);
+
+/* Expand `pt` through alias `al` whose name matched its first `n`
+ * components. */
+static int
+expand_through_alias(struct elab *e, struct node *pt, struct node *al, int n)
+{
+	struct node *saved_body = e->cur_body, *saved_cond = e->cur_cond;
+	int total = 0;
+
+	e->cur_body = al->u.alias.epilogue ?
+		join_blocks(e, saved_body, al->u.alias.body) :
+		join_blocks(e, al->u.alias.body, saved_body);
+	if (al->u.alias.epilogue_body)
+		e->cur_body = join_blocks(e, e->cur_body,
+					  al->u.alias.epilogue_body);
+	for (int i = 0; i < al->u.alias.points.n; i++) {
+		struct node *t = with_suffix(e, al->u.alias.points.v[i], pt, n);
+		e->cur_cond = and_conditions(e, saved_cond, t->u.point.cond);
+		int k = expand_point(e, t);
+		if (k < 0) {
+			total = -1;
+			break;
+		}
+		total += k;
+		if (k > 0 && t->u.point.sufficient)
+			break;
+	}
+	e->cur_body = saved_body;
+	e->cur_cond = saved_cond;
+	return total;
+}
+
+/* Expand `pt` through alias `al`, whose name `nm` covers the point's
+ * first `n` components; the outermost alias names the derived probes. */
+static int
+expand_alias_named(struct elab *e, struct node *pt, struct node *al,
+		   struct node *nm, int n)
+{
+	const char *saved_alias = e->cur_alias;
+
+	if (e->alias_depth == 1)
+		e->cur_alias = with_suffix_name(e, nm, pt, n);
+	int k = expand_through_alias(e, pt, al, n);
+	e->cur_alias = saved_alias;
+	return k;
+}
+
+/* Aliases whose names match the whole point, or failing that the longest
+ * prefix of it. Returns how many derived probes they gave, or -2 if no
+ * alias matched at all. */
+static int
+expand_aliases(struct elab *e, struct node *pt)
+{
+	int best = 0, total = 0;
+	bool any = false;
+
+	for (int i = 0; i < e->naliases; i++)
+		for (int j = 0; j < e->aliases[i]->u.alias.names.n; j++) {
+			struct node *nm = e->aliases[i]->u.alias.names.v[j];
+			int n = nm->u.point.ncomps;
+			if (n > best && prefix_matches(pt, nm, n) &&
+			    (n == pt->u.point.ncomps || best < n))
+				best = n;
+		}
+	if (best == 0)
+		return -2;
+	for (int i = 0; i < e->naliases; i++) {
+		struct node *al = e->aliases[i];
+		for (int j = 0; j < al->u.alias.names.n; j++) {
+			struct node *nm = al->u.alias.names.v[j];
+			if (nm->u.point.ncomps != best ||
+			    !prefix_matches(pt, nm, best))
+				continue;
+			any = true;
+			int k = expand_alias_named(e, pt, al, nm, best);
+			if (k < 0)
+				return -1;
+			total += k;
+			break;
+		}
+	}
+	return any ? total : -2;
+}
+
+static int
+expand_by_provider(struct elab *e, struct node *pt)
+{
+	const struct provider *p = provider_for(pt);
+
+	if (!p) {
+		if (e->cur_optional)
+			return 0;	/* `nosuch.point ?` drops quietly */
+		if (!e->listing) {
+			diag_error(&e->s->diag, pt->loc, "E_UNKNOWN_PROBE",
+				   "unknown probe point '%s'",
+				   pp_to_string(A(e), pt));
+			tapset_hint_probe(e, pt);
+		}
+		return -1;
+	}
+	return p->match(e, pt);
+}
+
+/* ---- wildcards in component names (pp_glob.c) ---- */
+
+/* What a failed expansion of a wildcard point said, kept in case every
+ * expansion fails and those words are the only explanation. */
+struct glob_failure {
+	char *text;
+	int errors;
+};
+
+/* Errors held back while an optional expansion is tried: what it says
+ * goes to a memory stream, and when it fails its errors are uncounted
+ * and the probes it had made are dropped. */
+struct held_diag {
+	struct diag saved;
+	int nprobes;
+	char *text;
+	size_t len;
+	FILE *stream;
+};
+
+static void
+hold_diag(struct elab *e, struct held_diag *h)
+{
+	struct diag *d = &e->s->diag;
+
+	h->saved = *d;
+	h->nprobes = e->prog->nprobes;
+	h->text = NULL;
+	h->len = 0;
+	h->stream = d->out ? open_memstream(&h->text, &h->len) : NULL;
+	if (h->stream)
+		d->out = h->stream;
+}
+
+/* The end of hold_diag(): `k` as the expansion returned it, or -1 when
+ * it failed (k < 0 or an error); then `failure`, if given, keeps what it
+ * said. What a success said (warnings) is passed on. */
+static int
+release_diag(struct elab *e, struct held_diag *h, int k,
+	     struct glob_failure *failure)
+{
+	struct diag *d = &e->s->diag;
+
+	if (h->stream) {
+		fclose(h->stream);
+		d->out = h->saved.out;
+	}
+	if (k < 0 || d->errors > h->saved.errors) {
+		if (failure) {
+			failure->errors = d->errors - h->saved.errors;
+			failure->text = h->text ? arena_strdup(A(e), h->text)
+						: NULL;
+		}
+		e->prog->nprobes = h->nprobes;
+		d->errors = h->saved.errors;
+		d->last_error = h->saved.last_error;
+		d->last_id = h->saved.last_id;
+		k = -1;
+	} else if (h->text) {
+		fputs(h->text, d->out);
+	}
+	free(h->text);
+	return k;
+}
+
+/* One expansion of a wildcard point. As in SystemTap each is optional:
+ * it may match nothing, and when it fails its errors are held back (into
+ * `failure`) and the probes it had made are dropped; -1 then. What it
+ * says when it succeeds (warnings) is passed on. */
+static int
+expand_glob_match(struct elab *e, struct pp_glob_match *m,
+		  struct glob_failure *failure)
+{
+	struct held_diag held;
+	bool optional = e->cur_optional;
+	bool point_optional = m->point->u.point.optional;
+
+	hold_diag(e, &held);
+	e->cur_optional = true;
+	m->point->u.point.optional = true;
+	int k = m->alias ? expand_alias_named(e, m->point, m->alias,
+					      m->alias_name, m->prefix) :
+			   expand_by_provider(e, m->point);
+	e->cur_optional = optional;
+	m->point->u.point.optional = point_optional;
+	return release_diag(e, &held, k, failure);
+}
+
+static const char *
+glob_match_name(struct elab *e, const struct pp_glob_match *m)
+{
+	return m->alias ? with_suffix_name(e, m->alias_name, m->point,
+					   m->prefix) :
+			  pp_to_string(A(e), m->point);
+}
+
+/* What a wildcard point expanded to, for the hint when none of it
+ * matched: "a, b, c and 4 more". */
+static const char *
+glob_expansions_text(struct elab *e, struct pp_glob_match *m, int n)
+{
+	const char *s = "";
+
+	for (int i = 0; i < n && i < 4; i++)
+		s = arena_printf(A(e), "%s%s'%s'", s, i ? ", " : "",
+				 glob_match_name(e, &m[i]));
+	return n > 4 ? arena_printf(A(e), "%s and %d more", s, n - 4) : s;
+}
+
+/* A point with wildcards in its component names: every known name it
+ * matches (aliases and the providers' shapes), each expanded as an
+ * optional point. The user's own point (not a library alias's target)
+ * that comes to nothing says why: the errors of its expansions, or where
+ * no known name matched. */
+static int
+expand_glob(struct elab *e, struct node *pt)
+{
+	struct pp_glob_match *m;
+	struct pp_glob_miss miss;
+	int n = pp_glob_expand(e, pt, &m, &miss), total = 0, failed = 0;
+	struct glob_failure first = { NULL, 0 };
+
+	for (int i = 0; i < n; i++) {
+		struct glob_failure f = { NULL, 0 };
+		int k = expand_glob_match(e, &m[i], &f);
+		if (k > 0)
+			total += k;
+		if (k < 0 && !failed++)
+			first = f;
+	}
+	if (total > 0 || e->alias_depth > 1 || e->cur_optional ||
+	    e->listing)
+		return total;
+	if (n == 0) {
+		diag_error(&e->s->diag, miss.at, "E_NO_MATCH",
+			   "probe point '%s' matches nothing",
+			   pp_to_string(A(e), pt));
+		if (miss.hint)
+			diag_hint(&e->s->diag, "%s", miss.hint);
+		return -1;
+	}
+	/* every expansion an error (process.* without a process, say):
+	 * the first one's errors say why; else matching nothing is the
+	 * news */
+	if (failed == n && first.errors) {
+		if (first.text && e->s->diag.out)
+			fputs(first.text, e->s->diag.out);
+		e->s->diag.errors += first.errors;
+		return -1;
+	}
+	diag_error(&e->s->diag, pt->loc, "E_NO_MATCH",
+		   "probe point '%s' matches nothing",
+		   pp_to_string(A(e), pt));
+	diag_hint(&e->s->diag, "it expands to %s; %s",
+		  glob_expansions_text(e, m, n),
+		  n == 1 ? "that matches nothing" :
+		  "none of them matches anything");
+	return -1;
+}
+
+static int
+expand_point(struct elab *e, struct node *pt)
+{
+	if (e->alias_depth > ALIAS_MAX_DEPTH) {
+		diag_error(&e->s->diag, pt->loc, "E_ALIAS_LOOP",
+			   "probe aliases nest too deeply (an alias that expands to itself?)");
+		return -1;
+	}
+	e->alias_depth++;
+	int n = pp_glob_in_names(pt) ? expand_glob(e, pt) :
+		expand_aliases(e, pt);
+	e->alias_depth--;
+	if (n != -2)
+		return n;
+	return expand_by_provider(e, pt);
+}
+
+/* A point marked '?' or '!': as in SystemTap, one that fails to resolve
+ * (a module that is not there, a function without debug info) is
+ * dropped like one that matches nothing; -v says why. */
+static int
+expand_optional(struct elab *e, struct node *pt)
+{
+	struct held_diag held;
+	struct glob_failure why = { 0 };
+
+	hold_diag(e, &held);
+	int n = release_diag(e, &held, expand_point(e, pt), &why);
+	if (n >= 0)
+		return n;
+	if (e->s->opts.verbose && why.text)
+		fprintf(stderr, "tapc: optional probe point '%s' dropped:\n%s",
+			e->cur_written, why.text);
+	return 0;
+}
+
+bool
+elab_derive_probe(struct elab *e, struct node *probe)
+{
+	bool ok = true;
+
+	e->cur_origin = probe;
+	for (int i = 0; i < probe->u.probe.points.n; i++) {
+		struct node *pt = probe->u.probe.points.v[i];
+		e->cur_written = pp_to_string(A(e), pt);
+		e->cur_optional = pt->u.point.optional || pt->u.point.sufficient;
+		e->cur_body = probe->u.probe.body;
+		e->cur_cond = pt->u.point.cond;
+		int errors = e->s->diag.errors;
+		int n;
+		if (e->cur_optional && !e->listing) {
+			n = expand_optional(e, pt);
+		} else {
+			n = expand_point(e, pt);
+		}
+		if (n < 0 || e->s->diag.errors > errors) {
+			ok = false;
+			continue;
+		}
+		if (n == 0 && !pt->u.point.optional && !pt->u.point.sufficient) {
+			if (!e->listing)
+				diag_error(&e->s->diag, pt->loc, "E_NO_MATCH",
+					   "probe point '%s' matches nothing",
+					   e->cur_written);
+			ok = false;
+		}
+		if (n > 0 && pt->u.point.sufficient)
+			break;
+	}
+	return ok;
+}
+
+/* ---- the driver ---- */
+
+static void
+index_file(struct elab *e, struct file_ast *f)
+{
+	for (int i = 0; i < f->items.n; i++) {
+		struct node *n = f->items.v[i];
+		switch (n->kind) {
+		case N_ALIAS:
+			push_node(e, &e->aliases, &e->naliases,
+				  &e->cap_aliases, n);
+			break;
+		case N_FUNCTION:
+			push_node(e, &e->functions, &e->nfunctions,
+				  &e->cap_functions, n);
+			break;
+		case N_GLOBAL:
+			push_node(e, &e->globals, &e->nglobals,
+				  &e->cap_globals, n);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+struct elab *
+elab_new(struct session *s)
+{
+	struct elab *e = arena_alloc(s->arena, sizeof(*e));
+
+	e->s = s;
+	e->prog = arena_alloc(s->arena, sizeof(*e->prog));
+	s->program = e->prog;
+	if (s->user_file)
+		index_file(e, s->user_file);
+	for (int i = 0; i < s->nlibrary; i++)
+		index_file(e, s->library[i]);
+	return e;
+}
+
+static void
+collect_embeds_of(struct elab *e, struct file_ast *f, int *cap)
+{
+	struct program *p = e->prog;
+
+	for (int i = 0; i < f->items.n; i++)
+		if (f->items.v[i]->kind == N_EMBED) {
+			p->embeds = arena_grow(A(e), p->embeds,
+					       sizeof(*p->embeds), cap,
+					       p->nembeds + 1);
+			p->embeds[p->nembeds++] = f->items.v[i];
+		}
+}
+
+/* Top-level %{ %} blocks: the library's (its helpers for embedded-C
+ * functions), then the script's. */
+static void
+collect_embeds(struct elab *e)
+{
+	int cap = 0;
+
+	for (int i = 0; i < e->s->nlibrary; i++)
+		collect_embeds_of(e, e->s->library[i], &cap);
+	collect_embeds_of(e, e->s->user_file, &cap);
+}
+
+bool
+pass_elaborate(struct session *s)
+{
+	if (!tapset_load_library(s))
+		return false;
+	struct elab *e = elab_new(s);
+	struct file_ast *f = s->user_file;
+	bool ok = true;
+
+	for (int i = 0; i < f->items.n; i++)
+		if (f->items.v[i]->kind == N_PROBE)
+			ok &= elab_derive_probe(e, f->items.v[i]);
+	collect_embeds(e);
+	if (!ok || s->diag.errors)
+		return false;
+	if (e->prog->nprobes == 0) {
+		diag_error(&s->diag, (struct loc){ f->src, 1, 1 }, "E_NO_PROBES",
+			   "the script has no probes");
+		return false;
+	}
+	if (!s->opts.unoptimized) {
+		optimize_fold_early(e);
+		optimize_pure_statements(e);
+	}
+	if (!resolve_program(e))
+		return false;
+	if (!s->opts.unoptimized)
+		optimize_dead_code(e);
+	if (!types_infer(e) || !checks_run(e))
+		return false;
+	if (!s->opts.unoptimized) {
+		optimize_program(e);
+		optimize_empty_probes(e);
+		if (e->prog->nprobes == 0) {
+			diag_error(&s->diag, (struct loc){ f->src, 1, 1 },
+				   "E_NO_PROBES",
+				   "no probes left: every probe's body is empty");
+			return false;
+		}
+	}
+	return s->diag.errors == 0;
+}

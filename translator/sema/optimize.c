@@ -1,0 +1,533 @@
+/*
+ * optimize.c -- the optimisations of pass 2 (skipped with -u), with the
+ * warnings SystemTap gives for them: before types are checked, stores to
+ * locals that are never read and statements that do nothing are elided;
+ * after, globals the script never uses are dropped, arithmetic on
+ * constants is folded, and probes left with empty bodies are elided. Folding
+ * keeps SystemTap's semantics: 64-bit wrapping, and a division by zero is
+ * left for run time to report.
+ */
+#include <string.h>
+
+#include "translator/sema/elab.h"
+
+static bool
+is_num(const struct node *n)
+{
+	return n && n->kind == N_NUMBER;
+}
+
+static void
+make_number(struct arena *a, struct node *n, uint64_t v)
+{
+	n->kind = N_NUMBER;
+	n->u.number.value = v;
+	n->u.number.text = arena_printf(a, "%lld", (long long)v);
+	n->type = TY_LONG;
+}
+
+/* Arithmetic as the runtime does it: 64-bit wrapping, shifts by 0..63
+ * (masked), and no folding of a division by zero (run time reports it). */
+static bool
+fold_arith(enum op op, int64_t a, int64_t b, uint64_t *v)
+{
+	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+
+	switch (op) {
+	case OP_ADD: *v = ua + ub; return true;
+	case OP_SUB: *v = ua - ub; return true;
+	case OP_MUL: *v = ua * ub; return true;
+	case OP_DIV:
+	case OP_MOD:
+		if (b == 0 || (a == INT64_MIN && b == -1))
+			return false;
+		*v = (uint64_t)(op == OP_DIV ? a / b : a % b);
+		return true;
+	case OP_SHL: *v = ua << (ub & 63); return true;
+	case OP_SHR: *v = (uint64_t)(a >> (ub & 63)); return true;
+	case OP_BAND: *v = ua & ub; return true;
+	case OP_BOR: *v = ua | ub; return true;
+	case OP_BXOR: *v = ua ^ ub; return true;
+	case OP_EQ: *v = a == b; return true;
+	case OP_NE: *v = a != b; return true;
+	case OP_LT: *v = a < b; return true;
+	case OP_LE: *v = a <= b; return true;
+	case OP_GT: *v = a > b; return true;
+	case OP_GE: *v = a >= b; return true;
+	case OP_ANDAND: *v = a && b; return true;
+	case OP_OROR: *v = a || b; return true;
+	default: return false;
+	}
+}
+
+static void
+fold_node(struct arena *ar, struct node *n)
+{
+	uint64_t v;
+
+	switch (n->kind) {
+	case N_BINARY: case N_COMPARE: case N_LOGICAL: {
+		struct node *l = n->u.binary.lhs, *r = n->u.binary.rhs;
+		if (n->u.binary.op == OP_CONCAT && l->kind == N_STRING &&
+		    r->kind == N_STRING) {
+			const char *raw = arena_printf(ar, "%s%s", l->u.string.raw,
+						       r->u.string.raw);
+			n->kind = N_STRING;
+			n->u.string.raw = raw;
+			n->type = TY_STRING;
+			return;
+		}
+		if (is_num(l) && is_num(r) &&
+		    fold_arith(n->u.binary.op, (int64_t)l->u.number.value,
+			       (int64_t)r->u.number.value, &v))
+			make_number(ar, n, v);
+		return;
+	}
+	case N_UNARY: {
+		struct node *o = n->u.unary.operand;
+		if (!is_num(o))
+			return;
+		uint64_t x = o->u.number.value;
+		switch (n->u.unary.op) {
+		case OP_NEG: make_number(ar, n, (uint64_t)0 - x); return;
+		case OP_PLUS: make_number(ar, n, x); return;
+		case OP_NOT: make_number(ar, n, x == 0); return;
+		case OP_BNOT: make_number(ar, n, ~x); return;
+		default: return;
+		}
+	}
+	case N_TERNARY:
+		if (is_num(n->u.ternary.cond)) {
+			struct node *pick = n->u.ternary.cond->u.number.value ?
+				n->u.ternary.then_expr : n->u.ternary.else_expr;
+			*n = *pick;
+		}
+		return;
+	default:
+		return;
+	}
+}
+
+static bool
+fold_post(struct node *n, void *ctx)
+{
+	struct elab *e = ctx;
+
+	fold_node(e->s->arena, n);
+	return true;
+}
+
+static void
+drop_unused_globals(struct elab *e)
+{
+	struct program *p = e->prog;
+	int kept = 0;
+
+	for (int i = 0; i < p->nglobals; i++) {
+		struct symbol *g = p->globals[i];
+		if (!g->read && !g->written && !g->cmdline_value) {
+			diag_warning(&e->s->diag, g->decl->loc, "W_UNUSED_VAR",
+				     "eliding unused global '%s'", g->name);
+			continue;
+		}
+		g->index = kept;
+		p->globals[kept++] = g;
+	}
+	p->nglobals = kept;
+}
+
+void
+optimize_program(struct elab *e)
+{
+	struct program *p = e->prog;
+
+	drop_unused_globals(e);
+	for (int i = 0; i < p->nprobes; i++)
+		ast_walk(p->probes[i]->body, NULL, fold_post, e);
+	for (int i = 0; i < p->nfunctions; i++)
+		ast_walk(p->functions[i]->decl->u.function.body, NULL,
+			 fold_post, e);
+}
+
+static bool is_empty(const struct node *n);
+
+/* ---- dead code, before type checking ---- */
+
+struct reads {
+	struct symbol **v;
+	int n, cap;
+	struct arena *a;
+};
+
+static bool
+count_reads_pre(struct node *n, void *ctx)
+{
+	struct reads *r = ctx;
+
+	if (n->kind == N_ASSIGN && (n->u.binary.op == OP_ASSIGN ||
+				    n->u.binary.op == OP_STAT_ADD) &&
+	    n->u.binary.lhs->kind == N_SYMBOL) {
+		/* the left side of a plain store is not a read */
+		ast_walk(n->u.binary.rhs, count_reads_pre, NULL, ctx);
+		return false;
+	}
+	if (n->kind == N_SYMBOL && n->u.symbol.sym) {
+		r->v = arena_grow(r->a, r->v, sizeof(*r->v), &r->cap, r->n + 1);
+		r->v[r->n++] = n->u.symbol.sym;
+	}
+	return true;
+}
+
+static bool
+is_read(const struct reads *r, const struct symbol *s)
+{
+	for (int i = 0; i < r->n; i++)
+		if (r->v[i] == s)
+			return true;
+	return false;
+}
+
+static bool
+has_effect_pre(struct node *n, void *ctx)
+{
+	bool *effect = ctx;
+
+	switch (n->kind) {
+	case N_ASSIGN: case N_CREMENT: case N_CALL: case N_EMBEDDED_EXPR:
+	case N_CONST: case N_DEREF: case N_REGISTER:
+		*effect = true;
+		return false;
+	case N_BINARY:
+		/* a division by zero is a script error: observable */
+		if (n->u.binary.op == OP_DIV || n->u.binary.op == OP_MOD) {
+			*effect = true;
+			return false;
+		}
+		return !*effect;
+	default:
+		return !*effect;
+	}
+}
+
+static bool
+has_side_effects(struct node *n)
+{
+	bool effect = false;
+
+	ast_walk(n, has_effect_pre, NULL, &effect);
+	return effect;
+}
+
+/* A store (= or <<<) to a local nobody reads, of a value without side
+ * effects -- or of another such store (x <<< y <<< 1). */
+static bool
+is_dead_store(const struct reads *r, struct node *x)
+{
+	if (x->kind != N_ASSIGN || x->u.binary.lhs->kind != N_SYMBOL ||
+	    (x->u.binary.op != OP_ASSIGN && x->u.binary.op != OP_STAT_ADD))
+		return false;
+	struct symbol *s = x->u.binary.lhs->u.symbol.sym;
+	if (!s || s->kind != SYM_LOCAL || is_read(r, s))
+		return false;
+	return !has_side_effects(x->u.binary.rhs) ||
+	       is_dead_store(r, x->u.binary.rhs);
+}
+
+/* A statement to elide: a store to a local nobody reads, or an
+ * expression that does nothing. */
+static bool
+dead_statement(struct elab *e, const struct reads *r, struct node *st)
+{
+	struct node *x;
+
+	if (st->kind != N_EXPR_STMT)
+		return false;
+	x = st->u.expr_stmt.expr;
+	if (is_dead_store(r, x)) {
+		diag_warning(&e->s->diag, x->loc, "W_DEAD_STORE",
+			     "eliding the assignment to '%s', which is never read",
+			     x->u.binary.lhs->u.symbol.name);
+		return true;
+	}
+	if (has_side_effects(x))
+		return false;
+	diag_warning(&e->s->diag, x->loc, "W_NO_EFFECT",
+		     "eliding an expression that has no effect");
+	return true;
+}
+
+static void
+elide_in(struct elab *e, const struct reads *r, struct node *n)
+{
+	if (!n)
+		return;
+	switch (n->kind) {
+	case N_BLOCK: {
+		int kept = 0;
+		for (int i = 0; i < n->u.block.stmts.n; i++) {
+			struct node *st = n->u.block.stmts.v[i];
+			if (dead_statement(e, r, st))
+				continue;
+			elide_in(e, r, st);
+			n->u.block.stmts.v[kept++] = st;
+		}
+		n->u.block.stmts.n = kept;
+		return;
+	}
+	case N_IF:
+		elide_in(e, r, n->u.if_stmt.then_stmt);
+		elide_in(e, r, n->u.if_stmt.else_stmt);
+		return;
+	case N_WHILE: elide_in(e, r, n->u.while_stmt.body); return;
+	case N_FOR: elide_in(e, r, n->u.for_stmt.body); return;
+	case N_FOREACH: elide_in(e, r, n->u.foreach.body); return;
+	case N_TRY:
+		elide_in(e, r, n->u.try_stmt.body);
+		elide_in(e, r, n->u.try_stmt.handler);
+		return;
+	default:
+		return;
+	}
+}
+
+static void
+elide_body(struct elab *e, struct node *cond, struct node *body)
+{
+	struct reads r = { .a = e->s->arena };
+
+	ast_walk(cond, count_reads_pre, NULL, &r);
+	ast_walk(body, count_reads_pre, NULL, &r);
+	elide_in(e, &r, body);
+}
+
+void
+optimize_dead_code(struct elab *e)
+{
+	struct program *p = e->prog;
+
+	for (int i = 0; i < p->nprobes; i++)
+		elide_body(e, p->probes[i]->cond, p->probes[i]->body);
+	for (int i = 0; i < p->nfunctions; i++)
+		elide_body(e, NULL, p->functions[i]->decl->u.function.body);
+}
+
+/* ---- empty probes, last ---- */
+
+static bool
+is_empty(const struct node *n)
+{
+	if (!n || n->kind == N_NULL_STMT)
+		return true;
+	if (n->kind != N_BLOCK)
+		return false;
+	for (int i = 0; i < n->u.block.stmts.n; i++)
+		if (!is_empty(n->u.block.stmts.v[i]))
+			return false;
+	return true;
+}
+
+void
+optimize_empty_probes(struct elab *e)
+{
+	struct program *p = e->prog;
+	int kept = 0;
+
+	for (int i = 0; i < p->nprobes; i++) {
+		struct derived_probe *dp = p->probes[i];
+		if (is_empty(dp->body) && !dp->cond) {
+			diag_warning(&e->s->diag, dp->origin ? dp->origin->loc :
+				     dp->point->loc, "W_PROBE_ELIDED",
+				     "probe '%s' has an empty body and is elided",
+				     dp->name);
+			continue;
+		}
+		dp->index = kept;
+		p->probes[kept++] = dp;
+	}
+	p->nprobes = kept;
+}
+
+/* ---- statements without effect, before resolution ---- */
+
+/*
+ * Statements that do nothing may name what does not exist ($such in a
+ * begin probe): SystemTap drops them before resolving names, and so does
+ * this, from what the syntax alone shows: expressions without effects,
+ * empty ifs, the pure parts of a for, and stores to names that are read
+ * nowhere in the probe and are no global's.
+ */
+struct pure {
+	struct elab *e;
+	const char **reads;
+	int nreads, cap;
+};
+
+static bool
+names_read_pre(struct node *n, void *ctx)
+{
+	struct pure *pu = ctx;
+
+	if (n->kind == N_ASSIGN && n->u.binary.op == OP_ASSIGN &&
+	    n->u.binary.lhs->kind == N_SYMBOL) {
+		ast_walk(n->u.binary.rhs, names_read_pre, NULL, ctx);
+		return false;
+	}
+	if (n->kind == N_SYMBOL) {
+		pu->reads = arena_grow(pu->e->s->arena, pu->reads,
+				       sizeof(*pu->reads), &pu->cap,
+				       pu->nreads + 1);
+		pu->reads[pu->nreads++] = n->u.symbol.name;
+	}
+	return true;
+}
+
+static bool
+name_needed(const struct pure *pu, const char *name)
+{
+	for (int i = 0; i < pu->nreads; i++)
+		if (strcmp(pu->reads[i], name) == 0)
+			return true;
+	for (int i = 0; i < pu->e->nglobals; i++)
+		if (strcmp(pu->e->globals[i]->u.global.name, name) == 0)
+			return true;
+	return false;
+}
+
+/* A condition that needs no name resolved to be judged pure: no array
+ * use (whether a name is an array is only known after resolution) and no
+ * call. */
+static bool
+condition_is_simple_pre(struct node *n, void *ctx)
+{
+	bool *simple = ctx;
+
+	if (n->kind == N_IN || n->kind == N_INDEX || n->kind == N_CALL ||
+	    n->kind == N_STAT_OP || n->kind == N_HIST)
+		*simple = false;
+	return *simple;
+}
+
+static bool
+simple_condition(struct node *n)
+{
+	bool simple = true;
+
+	ast_walk(n, condition_is_simple_pre, NULL, &simple);
+	return simple && !has_side_effects(n);
+}
+
+enum purity { IMPURE, PURE_EXPR, DEAD_STORE };
+
+static enum purity
+pure_statement(struct pure *pu, struct node *st)
+{
+	if (st->kind == N_IF && simple_condition(st->u.if_stmt.cond) &&
+	    is_empty(st->u.if_stmt.then_stmt) &&
+	    is_empty(st->u.if_stmt.else_stmt))
+		return PURE_EXPR;
+	if (st->kind == N_FOREACH && is_empty(st->u.foreach.body) &&
+	    !has_side_effects(st->u.foreach.limit))
+		return PURE_EXPR;
+	if (st->kind != N_EXPR_STMT)
+		return IMPURE;
+	struct node *x = st->u.expr_stmt.expr;
+	if (!has_side_effects(x))
+		return PURE_EXPR;
+	if (x->kind == N_ASSIGN && x->u.binary.op == OP_ASSIGN &&
+	    x->u.binary.lhs->kind == N_SYMBOL &&
+	    !has_side_effects(x->u.binary.rhs) &&
+	    !name_needed(pu, x->u.binary.lhs->u.symbol.name))
+		return DEAD_STORE;
+	return IMPURE;
+}
+
+static void
+elide_pure_in(struct pure *pu, struct node *n)
+{
+	if (!n)
+		return;
+	switch (n->kind) {
+	case N_BLOCK: {
+		int kept = 0;
+		for (int i = 0; i < n->u.block.stmts.n; i++) {
+			struct node *st = n->u.block.stmts.v[i];
+			/* if (0) / if (1): only the branch taken stays */
+			while (st && st->kind == N_IF &&
+			       st->u.if_stmt.cond->kind == N_NUMBER)
+				st = st->u.if_stmt.cond->u.number.value ?
+					st->u.if_stmt.then_stmt :
+					st->u.if_stmt.else_stmt;
+			if (!st)
+				continue;
+			elide_pure_in(pu, st);
+			enum purity why = pure_statement(pu, st);
+			if (why == DEAD_STORE) {
+				struct node *x = st->u.expr_stmt.expr;
+				diag_warning(&pu->e->s->diag, x->loc, "W_DEAD_STORE",
+					     "eliding the assignment to '%s', which is never read",
+					     x->u.binary.lhs->u.symbol.name);
+				continue;
+			}
+			if (why == PURE_EXPR) {
+				diag_warning(&pu->e->s->diag, st->loc, "W_NO_EFFECT",
+					     "eliding a statement that has no effect");
+				continue;
+			}
+			n->u.block.stmts.v[kept++] = st;
+		}
+		n->u.block.stmts.n = kept;
+		return;
+	}
+	case N_IF:
+		elide_pure_in(pu, n->u.if_stmt.then_stmt);
+		elide_pure_in(pu, n->u.if_stmt.else_stmt);
+		return;
+	case N_WHILE: elide_pure_in(pu, n->u.while_stmt.body); return;
+	case N_FOR:
+		if (n->u.for_stmt.init && !has_side_effects(n->u.for_stmt.init))
+			n->u.for_stmt.init = NULL;
+		if (n->u.for_stmt.step && !has_side_effects(n->u.for_stmt.step))
+			n->u.for_stmt.step = NULL;
+		elide_pure_in(pu, n->u.for_stmt.body);
+		return;
+	case N_FOREACH:
+		elide_pure_in(pu, n->u.foreach.body);
+		if (pure_statement(pu, n->u.foreach.body) == PURE_EXPR)
+			n->u.foreach.body = ast_new(pu->e->s->arena, N_NULL_STMT,
+						    n->u.foreach.body->loc);
+		return;
+	case N_TRY:
+		elide_pure_in(pu, n->u.try_stmt.body);
+		elide_pure_in(pu, n->u.try_stmt.handler);
+		return;
+	default:
+		return;
+	}
+}
+
+void
+optimize_pure_statements(struct elab *e)
+{
+	struct program *p = e->prog;
+
+	/* A few rounds: eliding `if (x) {}` can leave `x = $y` unread. */
+	for (int round = 0; round < 3; round++)
+		for (int i = 0; i < p->nprobes; i++) {
+			struct pure pu = { .e = e };
+			ast_walk(p->probes[i]->cond, names_read_pre, NULL, &pu);
+			ast_walk(p->probes[i]->body, names_read_pre, NULL, &pu);
+			elide_pure_in(&pu, p->probes[i]->body);
+		}
+}
+
+/* Constants are folded before names are resolved too, so that `if (0)`
+ * and `1 ? a : b` lose their dead side before anything in it is looked
+ * up. */
+void
+optimize_fold_early(struct elab *e)
+{
+	struct program *p = e->prog;
+
+	for (int i = 0; i < p->nprobes; i++)
+		ast_walk(p->probes[i]->body, NULL, fold_post, e);
+}

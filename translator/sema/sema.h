@@ -1,0 +1,141 @@
+/*
+ * sema.h -- pass 2, elaboration: the parsed script plus the tapset library
+ * in, a resolved and typed program out.
+ *
+ * Elaboration expands probe aliases and wildcards and hands every concrete
+ * probe point to the provider that claims it (providers/provider.h), binds
+ * every name to a symbol (a global, a local, a parameter, a function, a
+ * context variable), infers the type of every expression and symbol, and
+ * drops what is not used. Pass 3 reads only `struct program` and the
+ * bindings left in the tree (node->u.symbol.sym, node->u.call.fn,
+ * node->u.target.cv, node->type); it never looks anything up by name.
+ */
+#ifndef TAPC_SEMA_H
+#define TAPC_SEMA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "translator/parse/ast.h"
+#include "translator/driver/session.h"
+#include "translator/sema/tvar_access.h"
+
+struct provider;
+struct ta_access;
+struct btf;
+struct dw_file;
+
+#define SEMA_MAX_KEYS 9
+
+enum sym_kind { SYM_GLOBAL, SYM_LOCAL, SYM_PARAM };
+
+/* A variable: a global (scalar or array), a local of a probe or function,
+ * or a function parameter. */
+struct symbol {
+	const char *name;
+	enum sym_kind kind;
+	enum type type;			/* of the value; TY_STATS for <<< */
+	int nkeys;			/* 0: scalar; 1..9: array */
+	enum type key_types[SEMA_MAX_KEYS];
+	long max_entries;		/* global a[N]; 0 = MAXMAPENTRIES */
+	bool wrap;			/* global a%[N] */
+	struct node *decl;		/* N_GLOBAL, the param, or first use */
+	struct node *init;		/* global's initializer, or NULL */
+	int index;			/* slot among its kind's storage */
+	bool read, written;
+	bool is_private;
+	const char *cmdline_value;	/* -G name=value */
+	const char *c_name;		/* identifier the generated C uses */
+	/* Autocast (locals): the debug-info type of every typed value
+	 * stored in it (types.c); none if two differ (vtype_mixed). */
+	struct ta_vtype vtype;
+	bool vtype_mixed;
+};
+
+/* A script or tapset function that is called. */
+struct function_sym {
+	const char *name;
+	struct node *decl;		/* N_FUNCTION */
+	enum type ret;
+	struct symbol **params;
+	int nparams;
+	struct symbol **locals;		/* params first, then locals */
+	int nlocals;
+	int index;
+	const char *c_name;
+	bool from_tapset;
+	struct symbol **writes;		/* global arrays it changes, calls
+					 * included (checks.c) */
+	int nwrites, cap_writes;
+	struct ta_vtype ret_vtype;	/* as a symbol's vtype, of what it */
+	bool ret_vtype_mixed;		/* returns */
+};
+
+/* A context variable a provider offers ($prev, $return, $count...). */
+struct context_var {
+	const char *name;		/* without the '$' */
+	enum type type;			/* TY_LONG or TY_STRING */
+	const char *c_type;		/* the kernel's type, for -L */
+	int arg_index;			/* provider-defined (argument slot) */
+	bool writable;			/* only in guru mode */
+	bool script_value;		/* procfs $value: a string the probe's
+					 * handler shares with the file, no
+					 * guru mode needed (providers/procfs.c) */
+	bool write_only;		/* a .read probe's $value: assigned
+					 * ('=', '.='), never read */
+	bool is_pointer, is_signed;
+	int size;			/* bytes */
+	/* For $var->member, $var$ and $$parms (target_access.h): how to
+	 * read the value itself, and its type in the kernel's BTF.  NULL /
+	 * 0 when the provider has no type for it (then only plain $var). */
+	struct ta_access *access;
+	const struct btf *btf;
+	uint32_t btf_type;
+	/* Or typed by DWARF (providers/dwarf.c): the file and type handle
+	 * (translator/debuginfo/dwarf.h); NULL / 0 otherwise. */
+	struct dw_file *dwarf;
+	uint64_t dwarf_type;
+	const char *unavailable;	/* why a DWARF variable cannot be
+					 * read at this probe, or NULL */
+};
+
+/* One probe the module registers: a concrete point with its handler. */
+struct derived_probe {
+	const struct provider *provider;
+	struct node *point;		/* concrete N_PROBE_POINT */
+	const char *name;		/* printed form: kernel.trace("sched_switch") */
+	const char *written;		/* the point as the user wrote it */
+	const char *alias_name;		/* the alias it named, if any */
+	struct node *origin;		/* the N_PROBE it came from */
+	struct node *body;		/* N_BLOCK: alias prologues, the
+					 * probe's body, alias epilogues */
+	struct node *cond;		/* combined if (...) or NULL */
+	struct symbol **locals;
+	int nlocals;
+	struct context_var **ctxvars;	/* those the handler uses */
+	int nctxvars;
+	void *pdata;			/* the provider's own parameters */
+	int index;
+	const char *c_name;		/* handler function name */
+};
+
+struct program {
+	struct derived_probe **probes;
+	int nprobes;
+	struct symbol **globals;
+	int nglobals;
+	struct function_sym **functions;
+	int nfunctions;
+	struct node **embeds;		/* top-level %{ %} blocks in use */
+	int nembeds;
+};
+
+/* Pass 2 for the driver: load the library, elaborate s->user_file into
+ * s->program. */
+bool pass_elaborate(struct session *s);
+
+/* -p2 output. */
+void sema_print_program(FILE *out, const struct session *s);
+
+#endif
