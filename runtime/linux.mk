@@ -30,6 +30,7 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/probes_uprobe.h \
 	runtime/linux/probes_uprobe.c \
 	runtime/linux/uprobe_entry.c \
+	runtime/linux/probes_uproc.c \
 	runtime/linux/ustack.h \
 	runtime/linux/ustack.c \
 	runtime/linux/compat/compat_uprobe.h \
