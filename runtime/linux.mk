@@ -27,6 +27,7 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/probes_kprobe.c \
 	runtime/linux/mmlock.h \
 	runtime/linux/mmlock.c \
+	runtime/linux/umaps.c \
 	runtime/linux/probes_uprobe.h \
 	runtime/linux/probes_uprobe.c \
 	runtime/linux/uprobe_entry.c \

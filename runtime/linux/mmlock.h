@@ -1,7 +1,7 @@
 /*
  * mmlock.h -- the current task's mmap lock, read-locked from any probe
  * context without ever waiting or deadlocking: for user stack walks and
- * symbol names (ustack.c) and a file's load bias (probes_uprobe.c).
+ * symbol names (ustack.c) and a file's load bias (umaps.c).
  *
  * Takes: nothing (current->mm).  Produces: the mm read-locked, or NULL
  * (no mm, a kernel thread, NMI, a busy lock, or interrupts off where the

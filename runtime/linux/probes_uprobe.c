@@ -1,31 +1,15 @@
 /*
  * probes_uprobe.c -- user-space probes: uprobes and uretprobes on a file's
- * inode (process("PATH").function/.statement/.mark), and the process
- * life-cycle events (process.begin/.end/.thread.begin/.thread.end) on the
- * scheduler's and the system calls' tracepoints.
+ * inode (process("PATH").function/.statement/.mark[.return]), with the
+ * @entry values of a .return (uprobe_entry.c), and the arming of
+ * everything user-space: these, the process events (probes_uproc.c, both
+ * included here) and the files ubacktrace() symbolizes.
  *
  * Takes: tap_uprobe_tables (generated).  Produces: armed probes; handlers
  * run in the probed task with c->regs = its user registers and the hit
  * published for the u* tapset functions (tap_uprobe_current).
  * Must not: leave a uprobe registered or an inode referenced on any path;
  * sleep in a handler.
- *
- * Events: .begin is the exec of a program (in the new program), a fork
- * (in the child, at its first return to user space: a new process of its
- * parent's program, as in SystemTap), or, for a process already running
- * when the probes are armed, its first return from a system call, or
- * earlier its first uprobe hit or system call entry, or its exit; .end
- * the exit of a process's last thread, or an exec (the end of the old
- * program, before the new one's .begin, as in SystemTap: so every .begin
- * has its .end); .thread.begin a new thread's first
- * return to user space (sys_exit of clone with 0, in the new thread);
- * .thread.end the exit of a thread that is not the last; .syscall and
- * .syscall.return every sys_enter/sys_exit of a task whose program (or
- * tgid) matches, with its arguments / result.  Whether an
- * exiting task ran PATH is no longer visible at exit (its mm is gone), so
- * the processes that exec'd a program some probe names (or ran it when
- * the probes were armed) are remembered by tgid in a small table,
- * inherited by fork.
  */
 #include <linux/kernel.h>
 #include <linux/namei.h>
@@ -99,8 +83,9 @@ tap_uprobe_run(struct tap_uprobe_probe *u, void (*handler)(struct tap_context *)
 
 #include "uprobe_entry.c"
 
+/* A process's .begin still owed since the probes were armed, fired before
+ * its first uprobe hit (probes_uproc.c) */
 static void tap_uproc_begin_pending(void);
-static bool tap_uproc_ready;
 
 /* The entry half of a .return probe: save its @entry values for the call
  * whose return address is at `stack`. */

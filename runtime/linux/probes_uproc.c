@@ -1,4 +1,51 @@
-/* ---- process life-cycle events ---- */
+/*
+ * probes_uproc.c -- the process life-cycle events: process[("PATH"|PID)]
+ * .begin/.end/.thread.begin/.thread.end/.syscall/.syscall.return, on the
+ * sched_process_exec/fork/exit and sys_enter/sys_exit tracepoints.
+ * Included by probes_uprobe.c (it shares that file's published hit,
+ * tap_path_inode and tap_uprobe_complain); armed and disarmed by
+ * tap_uprobes_arm/disarm there.
+ *
+ * Takes: tap_uprobe_tables.uprocs (generated).  Produces: handlers run in
+ * the task the event is about, with c->regs = its user registers and,
+ * when it has its memory, a hit published as a uprobe's (so @var reads
+ * are user reads and tap_ubias() is the program's load bias, umaps.c).
+ * Must not: leave a tracepoint armed or an inode referenced on any path;
+ * sleep or allocate in a callback; report an .end without its .begin or
+ * a .begin twice.
+ *
+ * Events: .begin is the exec of a program (in the new program), a fork
+ * (in the child, at its first return to user space: a new process of its
+ * parent's program, as in SystemTap), or, for a process already running
+ * when the probes are armed, its first return from a system call, or
+ * earlier its first uprobe hit or system call entry, or its exit; .end
+ * the exit of a process's last thread, or an exec (the end of the old
+ * program, before the new one's .begin, as in SystemTap: so every .begin
+ * has its .end); .thread.begin a new thread's first return to user space
+ * (sys_exit of clone with 0, in the new thread); .thread.end the exit of
+ * a thread that is not the last; .syscall and .syscall.return every
+ * sys_enter/sys_exit of a task whose program (or tgid) matches, with its
+ * arguments / result.  Whether an exiting task ran PATH is no longer
+ * visible at exit (its mm is gone), so the processes that exec'd a
+ * program some probe names (or ran it when the probes were armed) are
+ * remembered by tgid in a small table, inherited by fork.
+ */
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/binfmts.h>
+#include <linux/spinlock.h>
+#include <asm/syscall.h>
+#include <asm/unistd.h>
+#include "context.h"
+#include "probes.h"
+#include "probes_uprobe.h"
+#include "transport.h"
+
+/* The scan of the tasks running when the probes were armed is done
+ * (tap_uproc_scanned, below, read without its lock). */
+static bool tap_uproc_ready;
+
+/* ---- which program each process runs, by tgid ---- */
 
 #define TAP_UPROC_TGIDS 1024	/* processes running a named program */
 #define TAP_UPROC_PROBES 64	/* slots looked at per tgid */
@@ -82,49 +129,6 @@ tap_uproc_named(struct inode *inode)
  */
 static const struct tap_uprobe_probe tap_uproc_as_uprobe;
 
-/* Whether mapped file f is the file at path (its name first: d_path
- * only for a mapping of a file of that name). */
-static bool
-tap_ufile_is(struct file *f, const char *path)
-{
-	const char *base = strrchr(path, '/');
-	char buf[256];
-	char *p;
-	bool same;
-
-	rcu_read_lock();
-	same = !strcmp(f->f_path.dentry->d_name.name, base ? base + 1 : path);
-	rcu_read_unlock();
-	if (!same)
-		return false;
-	p = d_path(&f->f_path, buf, sizeof(buf));
-	return !IS_ERR(p) && !strcmp(p, path);
-}
-
-/* The start of the current process's lowest mapping at file offset 0 of
- * the file with this inode (or, inode NULL, at path); ULONG_MAX when
- * there is none or the maps are busy. */
-static unsigned long
-tap_ufile_start(struct inode *inode, const char *path)
-{
-	struct mm_struct *mm = tap_mm_read_trylock();
-	unsigned long start = ULONG_MAX;
-	struct vm_area_struct *vma;
-
-	if (!mm)
-		return ULONG_MAX;
-	/* find_vma: the same on every kernel (the VMA iterators are not) */
-	for (vma = find_vma(mm, 0); vma; vma = find_vma(mm, vma->vm_end))
-		if (vma->vm_file && !vma->vm_pgoff &&
-		    (inode ? file_inode(vma->vm_file) == inode
-			   : tap_ufile_is(vma->vm_file, path))) {
-			start = vma->vm_start;
-			break;
-		}
-	tap_mm_read_unlock(mm);
-	return start;
-}
-
 static unsigned long
 tap_uproc_bias(const struct tap_uproc_probe *p)
 {
@@ -132,17 +136,6 @@ tap_uproc_bias(const struct tap_uproc_probe *p)
 				       : ULONG_MAX;
 
 	return start == ULONG_MAX ? 0 : start - (unsigned long)p->load_vaddr;
-}
-
-unsigned long
-tap_ubias_file(struct tap_context *c, const char *path, u64 load_vaddr)
-{
-	unsigned long start;
-
-	if (!tap_uprobe_current(c))
-		return 0;
-	start = tap_ufile_start(NULL, path);
-	return start == ULONG_MAX ? 0 : start - (unsigned long)load_vaddr;
 }
 
 static void
