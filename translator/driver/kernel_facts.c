@@ -43,7 +43,7 @@ newest_buildable_release(struct session *s)
 			 rels[i]);
 		if (access(path, R_OK) != 0)
 			continue;
-		if (!best || pp_version_compare(rels[i], best) > 0)
+		if (!best || preproc_version_compare(rels[i], best) > 0)
 			best = arena_strdup(s->arena, rels[i]);
 	}
 	kernel_free_releases(rels);

@@ -495,7 +495,7 @@ yylex(YYSTYPE *lval, YYLTYPE *lloc, struct parser *p)
 {
 	struct token t;
 
-	pp_next(p->pp, &t);
+	preproc_next(p->pre, &t);
 	lval->tok = t;
 	*lloc = t.loc;
 	parser_saw_token(p, &t);

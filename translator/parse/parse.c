@@ -263,9 +263,9 @@ parse_source_with(struct session *s, const struct source *src,
 	p.s = s;
 	p.file = f;
 	p.embedded_ok = src->is_tapset || s->opts.guru;
-	p.pp = pp_new(s, src, macros, export_macros);
+	p.pre = preproc_new(s, src, macros, export_macros);
 	yyparse(&p);
-	pp_free(p.pp);
+	preproc_free(p.pre);
 	for (int i = 0; i < f->items.n; i++)
 		check_item(&p, f->items.v[i]);
 	if (f->items.n == 0 && !src->is_tapset && s->diag.errors == 0)

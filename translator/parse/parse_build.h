@@ -13,7 +13,7 @@
 #include "translator/parse/lex.h"
 #include "translator/driver/session.h"
 
-struct pp;
+struct preproc;
 
 /* Where a foreach sort marker was written. */
 struct sort_mark {
@@ -24,7 +24,7 @@ struct sort_mark {
 
 struct parser {
 	struct session *s;
-	struct pp *pp;
+	struct preproc *pre;
 	struct file_ast *file;
 	bool is_private;		/* the current decl began 'private' */
 	bool embedded_ok;		/* tapset file or -g */

@@ -6,7 +6,7 @@
  * a $N argument). Conditionals are resolved as they are met; a branch not
  * taken is skipped token by token, counting nested %( %). Each frame keeps
  * the bindings of the macro it expands, so `@param` finds its argument.
- * This file does not evaluate conditions itself: see pp_cond.c.
+ * This file does not evaluate conditions itself: see preproc_cond.c.
  */
 #include "translator/parse/preproc.h"
 
@@ -63,7 +63,7 @@ struct frame {
 
 enum cond_state { COND_THEN, COND_ELSE };
 
-struct pp {
+struct preproc {
 	struct session *s;
 	struct macro_table local;
 	struct macro_table *shared;
@@ -79,65 +79,66 @@ struct pp {
 };
 
 struct macro_table *
-macro_table_new(struct session *s)
+preproc_macro_table_new(struct session *s)
 {
 	return arena_alloc(s->arena, sizeof(struct macro_table));
 }
 
 static void
-push_frame(struct pp *pp, struct frame *f)
+push_frame(struct preproc *pre, struct frame *f)
 {
-	pp->expanded += f->n;
-	f->below = pp->top;
-	f->cond_base = pp->nconds;
-	pp->top = f;
-	pp->depth++;
+	pre->expanded += f->n;
+	f->below = pre->top;
+	f->cond_base = pre->nconds;
+	pre->top = f;
+	pre->depth++;
 }
 
-struct pp *
-pp_new(struct session *s, const struct source *src,
-       struct macro_table *shared, bool export_macros)
+struct preproc *
+preproc_new(struct session *s, const struct source *src,
+	    struct macro_table *shared, bool export_macros)
 {
-	struct pp *pp = arena_alloc(s->arena, sizeof(*pp));
+	struct preproc *pre = arena_alloc(s->arena, sizeof(*pre));
 	struct frame *f = arena_alloc(s->arena, sizeof(*f));
 
-	pp->s = s;
-	pp->shared = shared;
-	pp->export_macros = export_macros;
+	pre->s = s;
+	pre->shared = shared;
+	pre->export_macros = export_macros;
 	f->lx = lexer_new(s, src);
-	push_frame(pp, f);
-	return pp;
+	push_frame(pre, f);
+	return pre;
 }
 
 void
-pp_free(struct pp *pp)
+preproc_free(struct preproc *pre)
 {
-	for (struct frame *f = pp->top; f; f = f->below)
+	for (struct frame *f = pre->top; f; f = f->below)
 		if (f->lx)
 			lexer_free(f->lx);
 }
 
 static void
-pp_error(struct pp *pp, struct loc at, const char *id, const char *msg)
+preproc_error(struct preproc *pre, struct loc at, const char *id,
+	      const char *msg)
 {
-	diag_error(&pp->s->diag, at, id, "%s", msg);
+	diag_error(&pre->s->diag, at, id, "%s", msg);
 }
 
 /* Close a frame: conditionals opened in it and not closed are errors. */
 static void
-pop_frame(struct pp *pp, struct loc at)
+pop_frame(struct preproc *pre, struct loc at)
 {
-	struct frame *f = pp->top;
+	struct frame *f = pre->top;
 
-	while (pp->nconds > f->cond_base) {
-		pp->nconds--;
-		diag_error(&pp->s->diag, pp->cond_locs[pp->nconds],
+	while (pre->nconds > f->cond_base) {
+		pre->nconds--;
+		diag_error(&pre->s->diag, pre->cond_locs[pre->nconds],
 			   "E_PP_UNTERMINATED",
 			   "preprocessor conditional '%%(' is not closed by '%%)'");
 		(void)at;
 	}
-	pp->top = f->below;
-	pp->depth--;
+	pre->top = f->below;
+	pre->depth--;
 }
 
 /* The next token of the top frame, or kind 0 at its end (not popped). */
@@ -158,27 +159,27 @@ frame_next(struct frame *f, struct token *tok)
 
 /* The next token from any frame, popping finished token-list frames. */
 static void
-raw_next(struct pp *pp, struct token *tok)
+raw_next(struct preproc *pre, struct token *tok)
 {
 	for (;;) {
-		frame_next(pp->top, tok);
-		if (tok->kind != 0 || pp->top->lx)
+		frame_next(pre->top, tok);
+		if (tok->kind != 0 || pre->top->lx)
 			return;
-		pop_frame(pp, tok->loc);
+		pop_frame(pre, tok->loc);
 	}
 }
 
 static void
-push_cond(struct pp *pp, enum cond_state st, struct loc at)
+push_cond(struct preproc *pre, enum cond_state st, struct loc at)
 {
-	pp->conds = arena_grow(pp->s->arena, pp->conds, sizeof(*pp->conds),
-			       &pp->cap_conds, pp->nconds + 1);
-	pp->cond_locs = arena_grow(pp->s->arena, pp->cond_locs,
-				   sizeof(*pp->cond_locs), &pp->cap_cond_locs,
-				   pp->nconds + 1);
-	pp->conds[pp->nconds] = st;
-	pp->cond_locs[pp->nconds] = at;
-	pp->nconds++;
+	pre->conds = arena_grow(pre->s->arena, pre->conds, sizeof(*pre->conds),
+				&pre->cap_conds, pre->nconds + 1);
+	pre->cond_locs = arena_grow(pre->s->arena, pre->cond_locs,
+				    sizeof(*pre->cond_locs), &pre->cap_cond_locs,
+				    pre->nconds + 1);
+	pre->conds[pre->nconds] = st;
+	pre->cond_locs[pre->nconds] = at;
+	pre->nconds++;
 }
 
 /*
@@ -187,9 +188,9 @@ push_cond(struct pp *pp, enum cond_state st, struct loc at)
  * conditional; with `to_end`, a %: at this level is skipped too.
  */
 static int
-skip_branch(struct pp *pp, struct loc open, bool to_end)
+skip_branch(struct preproc *pre, struct loc open, bool to_end)
 {
-	struct frame *f = pp->top;
+	struct frame *f = pre->top;
 	struct token t;
 	int depth = 0;
 
@@ -197,7 +198,7 @@ skip_branch(struct pp *pp, struct loc open, bool to_end)
 		frame_next(f, &t);
 		switch (t.kind) {
 		case 0:
-			diag_error(&pp->s->diag, open, "E_PP_UNTERMINATED",
+			diag_error(&pre->s->diag, open, "E_PP_UNTERMINATED",
 				   "preprocessor conditional '%%(' is not closed by '%%)'");
 			return 0;
 		case PP_IF:
@@ -211,12 +212,12 @@ skip_branch(struct pp *pp, struct loc open, bool to_end)
 			if (depth == 0 && !to_end)
 				return PP_ELSE;
 			if (depth == 0)
-				diag_error(&pp->s->diag, t.loc, "E_PP_STRAY",
+				diag_error(&pre->s->diag, t.loc, "E_PP_STRAY",
 					   "a second '%%:' in one preprocessor conditional");
 			break;
 		case PP_THEN:
 			if (depth == 0)
-				diag_error(&pp->s->diag, t.loc, "E_PP_STRAY",
+				diag_error(&pre->s->diag, t.loc, "E_PP_STRAY",
 					   "a second '%%?' in one preprocessor conditional");
 			break;
 		default:
@@ -225,8 +226,9 @@ skip_branch(struct pp *pp, struct loc open, bool to_end)
 	}
 }
 
-static struct macro *find_macro(struct pp *pp, const char *name);
-static const struct binding *find_binding(struct pp *pp, const char *atname);
+static struct macro *find_macro(struct preproc *pre, const char *name);
+static const struct binding *find_binding(struct preproc *pre,
+					  const char *atname);
 static struct token *token_push(struct arena *a, struct token *v, int *n,
 				int *cap, const struct token *t);
 
@@ -235,23 +237,24 @@ struct token_list {
 	int n, cap;
 };
 
-static void expand_list(struct pp *pp, const struct token *in, int n,
+static void expand_list(struct preproc *pre, const struct token *in, int n,
 			const struct bindings *b, struct token_list *out,
 			int depth);
 
 /* A macro use inside a condition: its arguments are the token runs up to
  * ',' or ')' at depth 0, starting after the '(' at in[*i]. */
 static void
-expand_use_in_list(struct pp *pp, const struct macro *m, const struct token *in,
-		   int n, int *i, const struct bindings *outer,
+expand_use_in_list(struct preproc *pre, const struct macro *m,
+		   const struct token *in, int n, int *i,
+		   const struct bindings *outer,
 		   struct token_list *out, int depth)
 {
-	struct bindings *b = arena_alloc(pp->s->arena, sizeof(*b));
+	struct bindings *b = arena_alloc(pre->s->arena, sizeof(*b));
 	int cap = 0, nest = 0;
 
 	if (m->has_parens && *i + 1 < n && in[*i + 1].kind == '(') {
 		*i += 2;
-		b->v = arena_alloc(pp->s->arena,
+		b->v = arena_alloc(pre->s->arena,
 				   sizeof(*b->v) * (size_t)(m->nparams + 1));
 		for (; *i < n; (*i)++) {
 			int k = in[*i].kind;
@@ -267,7 +270,7 @@ expand_use_in_list(struct pp *pp, const struct macro *m, const struct token *in,
 			}
 			nest += (k == '(') - (k == ')');
 			if (b->n < m->nparams)
-				b->v[b->n].toks = token_push(pp->s->arena,
+				b->v[b->n].toks = token_push(pre->s->arena,
 							     b->v[b->n].toks,
 							     &b->v[b->n].n, &cap,
 							     &in[*i]);
@@ -276,7 +279,7 @@ expand_use_in_list(struct pp *pp, const struct macro *m, const struct token *in,
 			b->n = 0;
 	}
 	(void)outer;
-	expand_list(pp, m->body, m->nbody, b, out, depth + 1);
+	expand_list(pre, m->body, m->nbody, b, out, depth + 1);
 }
 
 static const struct binding *
@@ -290,7 +293,7 @@ binding_in(const struct bindings *b, const char *atname)
 
 /* Expand the macros of a token list (a condition) into `out`. */
 static void
-expand_list(struct pp *pp, const struct token *in, int n,
+expand_list(struct preproc *pre, const struct token *in, int n,
 	    const struct bindings *b, struct token_list *out, int depth)
 {
 	for (int i = 0; i < n; i++) {
@@ -301,17 +304,17 @@ expand_list(struct pp *pp, const struct token *in, int n,
 		if (out->n > PP_MAX_EXPANDED / 100)
 			return;
 		if (t->kind != ATNAME || depth > PP_MAX_DEPTH) {
-			out->v = token_push(pp->s->arena, out->v, &out->n,
+			out->v = token_push(pre->s->arena, out->v, &out->n,
 					    &out->cap, t);
 			continue;
 		}
 		if ((bd = binding_in(b, t->text)) ||
-		    (!b && (bd = find_binding(pp, t->text)))) {
-			expand_list(pp, bd->toks, bd->n, NULL, out, depth + 1);
-		} else if ((m = find_macro(pp, t->text + 1))) {
-			expand_use_in_list(pp, m, in, n, &i, b, out, depth);
+		    (!b && (bd = find_binding(pre, t->text)))) {
+			expand_list(pre, bd->toks, bd->n, NULL, out, depth + 1);
+		} else if ((m = find_macro(pre, t->text + 1))) {
+			expand_use_in_list(pre, m, in, n, &i, b, out, depth);
 		} else {
-			out->v = token_push(pp->s->arena, out->v, &out->n,
+			out->v = token_push(pre->s->arena, out->v, &out->n,
 					    &out->cap, t);
 		}
 	}
@@ -319,80 +322,80 @@ expand_list(struct pp *pp, const struct token *in, int n,
 
 /* %( COND %? ... : collect COND, evaluate it, enter the right branch. */
 static void
-open_conditional(struct pp *pp, const struct token *open)
+open_conditional(struct preproc *pre, const struct token *open)
 {
 	struct token *cond = NULL, t;
 	int n = 0, cap = 0;
 
 	for (;;) {
-		frame_next(pp->top, &t);
+		frame_next(pre->top, &t);
 		if (t.kind == PP_THEN)
 			break;
 		if (t.kind == 0 || t.kind == PP_END || t.kind == PP_IF ||
 		    t.kind == PP_ELSE || t.kind == '{' || t.kind == ';') {
-			pp_error(pp, t.kind ? t.loc : open->loc, "E_PP_SYNTAX",
-				 "expected '%?' after the preprocessor condition");
+			preproc_error(pre, t.kind ? t.loc : open->loc, "E_PP_SYNTAX",
+				      "expected '%?' after the preprocessor condition");
 			if (t.kind == 0)
 				return;
 			/* Treat it as false and resynchronise on %) */
-			if (t.kind != PP_END && skip_branch(pp, open->loc, true))
+			if (t.kind != PP_END && skip_branch(pre, open->loc, true))
 				return;
 			return;
 		}
-		cond = arena_grow(pp->s->arena, cond, sizeof(*cond), &cap, n + 1);
+		cond = arena_grow(pre->s->arena, cond, sizeof(*cond), &cap, n + 1);
 		cond[n++] = t;
 	}
-	struct pp_cond_env env = {
-		.s = pp->s,
-		.nargs = pp->s->opts.nargs,
+	struct preproc_cond_env env = {
+		.s = pre->s,
+		.nargs = pre->s->opts.nargs,
 	};
 	struct token_list expanded = { 0 };
-	expand_list(pp, cond, n, NULL, &expanded, 0);
-	int value = pp_cond_eval(&env, open->loc, expanded.v, expanded.n);
+	expand_list(pre, cond, n, NULL, &expanded, 0);
+	int value = preproc_cond_eval(&env, open->loc, expanded.v, expanded.n);
 	if (value > 0) {
-		push_cond(pp, COND_THEN, open->loc);
+		push_cond(pre, COND_THEN, open->loc);
 		return;
 	}
 	/* False, or an error (already reported): take the else branch. */
-	if (skip_branch(pp, open->loc, false) == PP_ELSE)
-		push_cond(pp, COND_ELSE, open->loc);
+	if (skip_branch(pre, open->loc, false) == PP_ELSE)
+		push_cond(pre, COND_ELSE, open->loc);
 }
 
 /* End of the file: report conditionals still open. */
 static void
-close_unterminated(struct pp *pp)
+close_unterminated(struct preproc *pre)
 {
-	while (pp->nconds > 0) {
-		pp->nconds--;
-		diag_error(&pp->s->diag, pp->cond_locs[pp->nconds],
+	while (pre->nconds > 0) {
+		pre->nconds--;
+		diag_error(&pre->s->diag, pre->cond_locs[pre->nconds],
 			   "E_PP_UNTERMINATED",
 			   "preprocessor conditional '%%(' is not closed by '%%)'");
 	}
 }
 
 static bool
-in_current_frame_cond(struct pp *pp)
+in_current_frame_cond(struct preproc *pre)
 {
-	return pp->nconds > pp->top->cond_base;
+	return pre->nconds > pre->top->cond_base;
 }
 
 static void
-else_or_end(struct pp *pp, const struct token *t)
+else_or_end(struct preproc *pre, const struct token *t)
 {
-	if (!in_current_frame_cond(pp)) {
-		diag_error(&pp->s->diag, t->loc, "E_PP_STRAY",
+	if (!in_current_frame_cond(pre)) {
+		diag_error(&pre->s->diag, t->loc, "E_PP_STRAY",
 			   "'%s' without a matching '%%('", t->text);
 		return;
 	}
 	if (t->kind == PP_ELSE) {
-		if (pp->conds[pp->nconds - 1] == COND_ELSE) {
-			pp_error(pp, t->loc, "E_PP_STRAY",
-				 "a second '%:' in one preprocessor conditional");
+		if (pre->conds[pre->nconds - 1] == COND_ELSE) {
+			preproc_error(pre, t->loc, "E_PP_STRAY",
+				      "a second '%:' in one preprocessor conditional");
 			return;
 		}
-		skip_branch(pp, pp->cond_locs[pp->nconds - 1], true);
+		skip_branch(pre, pre->cond_locs[pre->nconds - 1], true);
 	}
-	pp->nconds--;
+	pre->nconds--;
 }
 
 /* ---- macros and command-line arguments ---- */
@@ -409,17 +412,17 @@ find_macro_in(struct macro_table *t, const char *name)
 }
 
 static struct macro *
-find_macro(struct pp *pp, const char *name)
+find_macro(struct preproc *pre, const char *name)
 {
-	struct macro *m = find_macro_in(&pp->local, name);
+	struct macro *m = find_macro_in(&pre->local, name);
 
-	return m ? m : find_macro_in(pp->shared, name);
+	return m ? m : find_macro_in(pre->shared, name);
 }
 
 static const struct binding *
-find_binding(struct pp *pp, const char *atname)
+find_binding(struct preproc *pre, const char *atname)
 {
-	const struct bindings *b = pp->top->bindings;
+	const struct bindings *b = pre->top->bindings;
 
 	for (int i = 0; b && i < b->n; i++)
 		if (strcmp(b->v[i].name, atname) == 0)
@@ -438,15 +441,15 @@ token_push(struct arena *a, struct token *v, int *n, int *cap,
 
 /* Collect a macro body: tokens after %( up to its matching %). */
 static bool
-collect_body(struct pp *pp, struct macro *m, struct loc open)
+collect_body(struct preproc *pre, struct macro *m, struct loc open)
 {
 	struct token t;
 	int depth = 0, cap = 0;
 
 	for (;;) {
-		frame_next(pp->top, &t);
+		frame_next(pre->top, &t);
 		if (t.kind == 0) {
-			diag_error(&pp->s->diag, open, "E_PP_UNTERMINATED",
+			diag_error(&pre->s->diag, open, "E_PP_UNTERMINATED",
 				   "body of macro '@%s' is not closed by '%%)'",
 				   m->name);
 			return false;
@@ -455,42 +458,42 @@ collect_body(struct pp *pp, struct macro *m, struct loc open)
 			depth++;
 		if (t.kind == PP_END && depth-- == 0)
 			return true;
-		m->body = token_push(pp->s->arena, m->body, &m->nbody, &cap, &t);
+		m->body = token_push(pre->s->arena, m->body, &m->nbody, &cap, &t);
 	}
 }
 
 static bool
-collect_params(struct pp *pp, struct macro *m)
+collect_params(struct preproc *pre, struct macro *m)
 {
 	struct token t;
 	int cap = 0;
 
 	m->has_parens = true;
 	for (;;) {
-		frame_next(pp->top, &t);
+		frame_next(pre->top, &t);
 		if (t.kind == ')' && m->nparams == 0)
 			return true;
 		if (t.kind != IDENT) {
-			pp_error(pp, t.loc, "E_PP_DEFINE",
-				 "expected a parameter name in @define");
+			preproc_error(pre, t.loc, "E_PP_DEFINE",
+				      "expected a parameter name in @define");
 			return false;
 		}
-		m->params = arena_grow(pp->s->arena, m->params,
+		m->params = arena_grow(pre->s->arena, m->params,
 				       sizeof(*m->params), &cap,
 				       m->nparams + 1);
-		const char *param = arena_printf(pp->s->arena, "@%s", t.text);
+		const char *param = arena_printf(pre->s->arena, "@%s", t.text);
 		for (int i = 0; i < m->nparams; i++)
 			if (strcmp(m->params[i], param) == 0)
-				diag_error(&pp->s->diag, t.loc, "E_DUP_PARAM",
+				diag_error(&pre->s->diag, t.loc, "E_DUP_PARAM",
 					   "parameter '%s' appears twice in macro '@%s'",
 					   t.text, m->name);
 		m->params[m->nparams++] = param;
-		frame_next(pp->top, &t);
+		frame_next(pre->top, &t);
 		if (t.kind == ')')
 			return true;
 		if (t.kind != ',') {
-			pp_error(pp, t.loc, "E_PP_DEFINE",
-				 "expected ',' or ')' in @define parameters");
+			preproc_error(pre, t.loc, "E_PP_DEFINE",
+				      "expected ',' or ')' in @define parameters");
 			return false;
 		}
 	}
@@ -498,42 +501,42 @@ collect_params(struct pp *pp, struct macro *m)
 
 /* @define NAME[(params)] %( body %) */
 static void
-define_macro(struct pp *pp, const struct token *at)
+define_macro(struct preproc *pre, const struct token *at)
 {
-	struct macro *m = arena_alloc(pp->s->arena, sizeof(*m));
+	struct macro *m = arena_alloc(pre->s->arena, sizeof(*m));
 	struct token t;
 
 	m->loc = at->loc;
-	frame_next(pp->top, &t);
+	frame_next(pre->top, &t);
 	if (t.kind != IDENT) {
-		pp_error(pp, t.loc, "E_PP_DEFINE",
-			 "expected a macro name after @define");
+		preproc_error(pre, t.loc, "E_PP_DEFINE",
+			      "expected a macro name after @define");
 		return;
 	}
 	m->name = t.text;
 	if (strcmp(m->name, "define") == 0) {
-		diag_error(&pp->s->diag, t.loc, "E_PP_DEFINE",
+		diag_error(&pre->s->diag, t.loc, "E_PP_DEFINE",
 			   "'@%s' is a built-in operator and cannot be redefined",
 			   m->name);
 		m->name = "";	/* still read the body, then drop it */
 	}
-	frame_next(pp->top, &t);
+	frame_next(pre->top, &t);
 	if (t.kind == '(') {
-		if (!collect_params(pp, m))
+		if (!collect_params(pre, m))
 			return;
-		frame_next(pp->top, &t);
+		frame_next(pre->top, &t);
 	}
 	if (t.kind != PP_IF) {
-		pp_error(pp, t.loc, "E_PP_DEFINE",
-			 "expected '%(' to open the body of the macro");
+		preproc_error(pre, t.loc, "E_PP_DEFINE",
+			      "expected '%(' to open the body of the macro");
 		return;
 	}
-	if (!collect_body(pp, m, t.loc))
+	if (!collect_body(pre, m, t.loc))
 		return;
 	struct macro_table *table =
-		pp->export_macros && pp->shared ? pp->shared : &pp->local;
+		pre->export_macros && pre->shared ? pre->shared : &pre->local;
 	if (find_macro_in(table, m->name))
-		diag_warning(&pp->s->diag, at->loc, "W_MACRO_REDEFINED",
+		diag_warning(&pre->s->diag, at->loc, "W_MACRO_REDEFINED",
 			     "macro '@%s' redefined", m->name);
 	m->next = table->head;
 	table->head = m;
@@ -544,28 +547,28 @@ define_macro(struct pp *pp, const struct token *at)
  * up to a ',' or ')' outside brackets.
  */
 static bool
-collect_args(struct pp *pp, const struct macro *m, const struct token *use,
-	     struct bindings *out)
+collect_args(struct preproc *pre, const struct macro *m,
+	     const struct token *use, struct bindings *out)
 {
 	struct token t;
 	int depth = 0, cap = 0, ncap = 0;
 
-	frame_next(pp->top, &t);
+	frame_next(pre->top, &t);
 	if (t.kind != '(') {
-		diag_error(&pp->s->diag, use->loc, "E_MACRO_ARGS",
+		diag_error(&pre->s->diag, use->loc, "E_MACRO_ARGS",
 			   "macro '@%s' takes %d argument%s: use @%s(...)",
 			   m->name, m->nparams, m->nparams == 1 ? "" : "s",
 			   m->name);
-		pp->top->pos -= pp->top->lx ? 0 : 1; /* give the token back */
+		pre->top->pos -= pre->top->lx ? 0 : 1; /* give the token back */
 		return false;
 	}
-	out->v = arena_grow(pp->s->arena, NULL, sizeof(*out->v), &ncap, 1);
+	out->v = arena_grow(pre->s->arena, NULL, sizeof(*out->v), &ncap, 1);
 	out->n = 1;
 	memset(&out->v[0], 0, sizeof(out->v[0]));
 	for (;;) {
-		frame_next(pp->top, &t);
+		frame_next(pre->top, &t);
 		if (t.kind == 0) {
-			diag_error(&pp->s->diag, use->loc, "E_MACRO_ARGS",
+			diag_error(&pre->s->diag, use->loc, "E_MACRO_ARGS",
 				   "unterminated argument list of macro '@%s'",
 				   m->name);
 			return false;
@@ -573,7 +576,7 @@ collect_args(struct pp *pp, const struct macro *m, const struct token *use,
 		if (depth == 0 && (t.kind == ',' || t.kind == ')')) {
 			if (t.kind == ')')
 				break;
-			out->v = arena_grow(pp->s->arena, out->v,
+			out->v = arena_grow(pre->s->arena, out->v,
 					    sizeof(*out->v), &ncap, out->n + 1);
 			memset(&out->v[out->n], 0, sizeof(out->v[0]));
 			out->n++;
@@ -585,12 +588,12 @@ collect_args(struct pp *pp, const struct macro *m, const struct token *use,
 		if (t.kind == ')' || t.kind == ']' || t.kind == '}')
 			depth--;
 		struct binding *b = &out->v[out->n - 1];
-		b->toks = token_push(pp->s->arena, b->toks, &b->n, &cap, &t);
+		b->toks = token_push(pre->s->arena, b->toks, &b->n, &cap, &t);
 	}
 	if (out->n == 1 && out->v[0].n == 0 && m->nparams == 0)
 		out->n = 0;
 	if (out->n != m->nparams) {
-		diag_error(&pp->s->diag, use->loc, "E_MACRO_ARGS",
+		diag_error(&pre->s->diag, use->loc, "E_MACRO_ARGS",
 			   "macro '@%s' takes %d argument%s, given %d",
 			   m->name, m->nparams, m->nparams == 1 ? "" : "s",
 			   out->n);
@@ -598,64 +601,65 @@ collect_args(struct pp *pp, const struct macro *m, const struct token *use,
 	}
 	for (int i = 0; i < out->n; i++) {
 		out->v[i].name = m->params[i];
-		out->v[i].context = pp->top->bindings;
+		out->v[i].context = pre->top->bindings;
 	}
 	return true;
 }
 
 static bool
-expansion_too_deep(struct pp *pp, const struct token *use)
+expansion_too_deep(struct preproc *pre, const struct token *use)
 {
-	if (pp->expansion_failed)
+	if (pre->expansion_failed)
 		return true;
-	if (pp->depth >= PP_MAX_DEPTH) {
-		diag_error(&pp->s->diag, use->loc, "E_MACRO_DEPTH",
+	if (pre->depth >= PP_MAX_DEPTH) {
+		diag_error(&pre->s->diag, use->loc, "E_MACRO_DEPTH",
 			   "macro expansion nested too deeply (recursive macro?)");
-		pp->expansion_failed = true;
+		pre->expansion_failed = true;
 		return true;
 	}
-	if (pp->expanded >= PP_MAX_EXPANDED) {
-		diag_error(&pp->s->diag, use->loc, "E_MACRO_DEPTH",
+	if (pre->expanded >= PP_MAX_EXPANDED) {
+		diag_error(&pre->s->diag, use->loc, "E_MACRO_DEPTH",
 			   "macro expansion too large (over %d tokens): a macro that uses another several times, nested?",
 			   PP_MAX_EXPANDED);
-		pp->expansion_failed = true;
+		pre->expansion_failed = true;
 		return true;
 	}
 	return false;
 }
 
 static void
-expand_macro(struct pp *pp, const struct macro *m, const struct token *use)
+expand_macro(struct preproc *pre, const struct macro *m,
+	     const struct token *use)
 {
-	struct bindings *b = arena_alloc(pp->s->arena, sizeof(*b));
+	struct bindings *b = arena_alloc(pre->s->arena, sizeof(*b));
 	struct frame *f;
 
-	if (m->has_parens && !collect_args(pp, m, use, b))
+	if (m->has_parens && !collect_args(pre, m, use, b))
 		return;
-	if (expansion_too_deep(pp, use))
+	if (expansion_too_deep(pre, use))
 		return;
-	f = arena_alloc(pp->s->arena, sizeof(*f));
+	f = arena_alloc(pre->s->arena, sizeof(*f));
 	f->toks = m->body;
 	f->n = m->nbody;
 	f->bindings = b;
 	f->macro = m;
-	push_frame(pp, f);
+	push_frame(pre, f);
 }
 
 static void
-expand_binding(struct pp *pp, const struct binding *b,
+expand_binding(struct preproc *pre, const struct binding *b,
 	       const struct token *use)
 {
 	struct frame *f;
 
-	if (expansion_too_deep(pp, use))
+	if (expansion_too_deep(pre, use))
 		return;
-	f = arena_alloc(pp->s->arena, sizeof(*f));
+	f = arena_alloc(pre->s->arena, sizeof(*f));
 	f->toks = b->toks;
 	f->n = b->n;
 	/* The argument's own @params belong to the macro that wrote it. */
 	f->bindings = b->context;
-	push_frame(pp, f);
+	push_frame(pre, f);
 }
 
 static bool
@@ -676,28 +680,28 @@ is_builtin_at(const char *name)
 
 /* Returns true if the token was consumed (a macro or @define). */
 static bool
-expand_at_name(struct pp *pp, struct token *tok)
+expand_at_name(struct preproc *pre, struct token *tok)
 {
 	const char *name = tok->text + 1;
 	const struct binding *b;
 	const struct macro *m;
 
 	if (strcmp(name, "define") == 0) {
-		define_macro(pp, tok);
+		define_macro(pre, tok);
 		return true;
 	}
-	b = find_binding(pp, tok->text);
+	b = find_binding(pre, tok->text);
 	if (b) {
-		expand_binding(pp, b, tok);
+		expand_binding(pre, b, tok);
 		return true;
 	}
-	m = find_macro(pp, name);
+	m = find_macro(pre, name);
 	if (m) {
-		expand_macro(pp, m, tok);
+		expand_macro(pre, m, tok);
 		return true;
 	}
 	if (!is_builtin_at(name)) {
-		diag_error(&pp->s->diag, tok->loc, "E_UNKNOWN_MACRO",
+		diag_error(&pre->s->diag, tok->loc, "E_UNKNOWN_MACRO",
 			   "unknown macro or operator '%s'", tok->text);
 		return true;
 	}
@@ -722,16 +726,16 @@ escape_for_literal(struct arena *a, const char *text)
 }
 
 static bool
-argument_index(struct pp *pp, const struct token *tok, int *index)
+argument_index(struct preproc *pre, const struct token *tok, int *index)
 {
 	long n = strtol(tok->text + 1, NULL, 10);
 
-	if (n < 1 || n > pp->s->opts.nargs) {
-		diag_error(&pp->s->diag, tok->loc, "E_ARG_RANGE",
+	if (n < 1 || n > pre->s->opts.nargs) {
+		diag_error(&pre->s->diag, tok->loc, "E_ARG_RANGE",
 			   "command line argument %s is out of range (%d given)",
-			   tok->text, pp->s->opts.nargs);
-		if (pp->s->opts.nargs == 0)
-			diag_hint(&pp->s->diag,
+			   tok->text, pre->s->opts.nargs);
+		if (pre->s->opts.nargs == 0)
+			diag_hint(&pre->s->diag,
 				  "give arguments after the script: tapc script.stp ARG1 ARG2");
 		return false;
 	}
@@ -741,9 +745,9 @@ argument_index(struct pp *pp, const struct token *tok, int *index)
 
 /* $N, @N, $#, @#. Returns true if consumed (tokens pushed or error). */
 static bool
-substitute_argument(struct pp *pp, struct token *tok)
+substitute_argument(struct preproc *pre, struct token *tok)
 {
-	struct session *s = pp->s;
+	struct session *s = pre->s;
 	int i;
 
 	switch (tok->kind) {
@@ -758,7 +762,7 @@ substitute_argument(struct pp *pp, struct token *tok)
 		tok->len = strlen(tok->text);
 		return false;
 	case ARGSTR:
-		if (!argument_index(pp, tok, &i)) {
+		if (!argument_index(pre, tok, &i)) {
 			tok->kind = STRING;
 			tok->text = "";
 			tok->len = 0;
@@ -771,14 +775,14 @@ substitute_argument(struct pp *pp, struct token *tok)
 	default:
 		break;
 	}
-	if (!argument_index(pp, tok, &i)) {
+	if (!argument_index(pre, tok, &i)) {
 		/* a 0 in its place, so that only the real error shows */
 		tok->kind = NUMBER;
 		tok->text = "0";
 		tok->len = 1;
 		return false;
 	}
-	if (expansion_too_deep(pp, tok))
+	if (expansion_too_deep(pre, tok))
 		return true;
 	/* $N is the argument's text lexed as script tokens. */
 	const char *arg = s->opts.args[i];
@@ -794,41 +798,41 @@ substitute_argument(struct pp *pp, struct token *tok)
 		f->toks = token_push(s->arena, f->toks, &f->n, &cap, &t);
 	}
 	lexer_free(lx);
-	f->bindings = pp->top->bindings;
-	push_frame(pp, f);
+	f->bindings = pre->top->bindings;
+	push_frame(pre, f);
 	return true;
 }
 
 void
-pp_next(struct pp *pp, struct token *tok)
+preproc_next(struct preproc *pre, struct token *tok)
 {
 	for (;;) {
-		raw_next(pp, tok);
+		raw_next(pre, tok);
 		switch (tok->kind) {
 		case PP_IF:
-			open_conditional(pp, tok);
+			open_conditional(pre, tok);
 			continue;
 		case PP_ELSE:
 		case PP_END:
-			else_or_end(pp, tok);
+			else_or_end(pre, tok);
 			continue;
 		case PP_THEN:
-			diag_error(&pp->s->diag, tok->loc, "E_PP_STRAY",
+			diag_error(&pre->s->diag, tok->loc, "E_PP_STRAY",
 				   "'%%?' without a matching '%%('");
 			continue;
 		case ATNAME:
-			if (expand_at_name(pp, tok))
+			if (expand_at_name(pre, tok))
 				continue;
 			return;
 		case ARGREF:
 		case ARGSTR:
 		case ARGC:
 		case ARGCS:
-			if (substitute_argument(pp, tok))
+			if (substitute_argument(pre, tok))
 				continue;
 			return;
 		case 0:
-			close_unterminated(pp);
+			close_unterminated(pre);
 			return;
 		default:
 			return;

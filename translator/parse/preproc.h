@@ -12,21 +12,21 @@
 #include "translator/parse/lex.h"
 #include "translator/driver/session.h"
 
-struct pp;
+struct preproc;
 struct macro_table;
 
 /* Macros shared by every file of a run (the library's .stpm files). */
-struct macro_table *macro_table_new(struct session *s);
+struct macro_table *preproc_macro_table_new(struct session *s);
 
 /* A preprocessor over `src`. `shared` may be NULL; macros the file defines
  * are added to `shared` when `export_macros` (a .stpm file), else kept
  * local to the file. */
-struct pp *pp_new(struct session *s, const struct source *src,
-		  struct macro_table *shared, bool export_macros);
-void pp_next(struct pp *pp, struct token *tok);
-void pp_free(struct pp *pp);
+struct preproc *preproc_new(struct session *s, const struct source *src,
+			    struct macro_table *shared, bool export_macros);
+void preproc_next(struct preproc *pre, struct token *tok);
+void preproc_free(struct preproc *pre);
 
 /* Evaluate a preprocessor comparison; exported for unit tests. */
-int pp_version_compare(const char *a, const char *b);
+int preproc_version_compare(const char *a, const char *b);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * pp_cond.c -- a recursive-descent evaluator for preprocessor conditions.
+ * preproc_cond.c -- a recursive-descent evaluator for preprocessor conditions.
  *
  *   cond    := conj ('||' conj)*
  *   conj    := atom ('&&' atom)*
@@ -21,7 +21,7 @@
 #include "translator/parse/preproc.h"
 
 struct cond_parser {
-	struct pp_cond_env *env;
+	struct preproc_cond_env *env;
 	const struct token *toks;
 	int n, pos;
 	struct loc open;
@@ -67,7 +67,7 @@ cond_error(struct cond_parser *cp, const char *msg)
 }
 
 int
-pp_version_compare(const char *a, const char *b)
+preproc_version_compare(const char *a, const char *b)
 {
 	while (*a || *b) {
 		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
@@ -89,7 +89,7 @@ pp_version_compare(const char *a, const char *b)
 }
 
 static const char *
-config_value(struct pp_cond_env *env, const char *name)
+config_value(struct preproc_cond_env *env, const char *name)
 {
 	const struct target_facts *f = &env->s->facts;
 	const char *v = f->config_lookup ?
@@ -258,7 +258,7 @@ compare_values(const struct value *a, const struct value *b, bool *glob_ok)
 		return l < r ? -1 : l > r;
 	*glob_ok = true;
 	if (a->kind == V_VERSION || b->kind == V_VERSION)
-		return pp_version_compare(a->str, b->str);
+		return preproc_version_compare(a->str, b->str);
 	return strcmp(a->str, b->str);
 }
 
@@ -400,8 +400,8 @@ parse_cond(struct cond_parser *cp)
 }
 
 int
-pp_cond_eval(struct pp_cond_env *env, struct loc open,
-	     const struct token *toks, int n)
+preproc_cond_eval(struct preproc_cond_env *env, struct loc open,
+		  const struct token *toks, int n)
 {
 	struct cond_parser cp = { env, toks, n, 0, open, false };
 

@@ -1,5 +1,5 @@
 /*
- * pp_cond.h -- evaluating the condition of %( COND %? ... %).
+ * preproc_cond.h -- evaluating the condition of %( COND %? ... %).
  *
  * A condition is a small expression over the target's facts: kernel_v,
  * kernel_vr, arch, runtime, systemtap_v, systemtap_privilege, guru_mode,
@@ -13,13 +13,13 @@
 #include "translator/parse/lex.h"
 #include "translator/driver/session.h"
 
-struct pp_cond_env {
+struct preproc_cond_env {
 	struct session *s;
 	int nargs;
 };
 
 /* 1 true, 0 false, -1 error (reported). */
-int pp_cond_eval(struct pp_cond_env *env, struct loc open,
-		 const struct token *toks, int n);
+int preproc_cond_eval(struct preproc_cond_env *env, struct loc open,
+		      const struct token *toks, int n);
 
 #endif

@@ -108,7 +108,7 @@ tapset_load_macros(struct session *s)
 	int errors = s->diag.errors;
 
 	if (!s->macros)
-		s->macros = macro_table_new(s);
+		s->macros = preproc_macro_table_new(s);
 	each_library_file(s, ".stpm", load_macro_file);
 	return s->diag.errors == errors;
 }
