@@ -11,8 +11,8 @@
  * -c, -x, -T and -G, and returns its exit status; it removes the build
  * directory unless -k was given. Must not: look at the kernel.
  */
-#ifndef TAPC_BUILD_H
-#define TAPC_BUILD_H
+#ifndef TAPC_BUILD_BUILD_USER_H
+#define TAPC_BUILD_BUILD_USER_H
 
 #include <stdbool.h>
 

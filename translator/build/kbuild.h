@@ -7,8 +7,8 @@
  * version, the runtime sources and the target kernel's build tree. It is
  * computed after pass 2, so a hit skips passes 3 and 4.
  */
-#ifndef TAPC_KBUILD_H
-#define TAPC_KBUILD_H
+#ifndef TAPC_BUILD_KBUILD_H
+#define TAPC_BUILD_KBUILD_H
 
 #include <stdbool.h>
 

@@ -2,8 +2,8 @@
  * run_kernel.h -- pass 5 for the kernel target: run the module with
  * taprun on this machine, or in a throwaway VM with --vm.
  */
-#ifndef TAPC_RUN_KERNEL_H
-#define TAPC_RUN_KERNEL_H
+#ifndef TAPC_BUILD_RUN_KERNEL_H
+#define TAPC_BUILD_RUN_KERNEL_H
 
 #include "translator/driver/session.h"
 

@@ -5,8 +5,8 @@
  * cg_close() goes back out and writes the '}' (with an optional suffix).
  * Must not: know anything about scripts.
  */
-#ifndef TAPC_CG_WRITER_H
-#define TAPC_CG_WRITER_H
+#ifndef TAPC_CODEGEN_CG_WRITER_H
+#define TAPC_CODEGEN_CG_WRITER_H
 
 #include <stdio.h>
 

@@ -8,8 +8,8 @@
  * "runtime.c". Conventions the platforms rely on are listed at the top of
  * codegen.c.
  */
-#ifndef TAPC_CODEGEN_H
-#define TAPC_CODEGEN_H
+#ifndef TAPC_CODEGEN_CODEGEN_H
+#define TAPC_CODEGEN_CODEGEN_H
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
  * and the entry points of each concern (expressions, statements, the print
  * family, probes and functions, builtins). Not for other passes.
  */
-#ifndef TAPC_CODEGEN_INT_H
-#define TAPC_CODEGEN_INT_H
+#ifndef TAPC_CODEGEN_CODEGEN_INT_H
+#define TAPC_CODEGEN_CODEGEN_INT_H
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
  * codegen_expr.c (N_CAST, N_ENTRY) and codegen_kernel.c ($var, the
  * kprobe table).
  */
-#ifndef TAPC_CODEGEN_TARGET_H
-#define TAPC_CODEGEN_TARGET_H
+#ifndef TAPC_CODEGEN_CODEGEN_TVAR_H
+#define TAPC_CODEGEN_CODEGEN_TVAR_H
 
 #include "translator/codegen/codegen_int.h"
 #include "translator/sema/tvar_access.h"

@@ -5,8 +5,8 @@
  * codegen_uprobe.c calls it for each file it embeds symbols for (the
  * probed programs, -d PATH, --ldd).
  */
-#ifndef TAPC_CODEGEN_UCFI_H
-#define TAPC_CODEGEN_UCFI_H
+#ifndef TAPC_CODEGEN_CODEGEN_UCFI_H
+#define TAPC_CODEGEN_CODEGEN_UCFI_H
 
 #include <stdbool.h>
 

@@ -3,8 +3,8 @@
  * allocations, fatal on exhaustion, freed once at exit. Passes never call
  * free(); anything that must outlive a pass lives in the session arena.
  */
-#ifndef TAPC_ARENA_H
-#define TAPC_ARENA_H
+#ifndef TAPC_COMMON_ARENA_H
+#define TAPC_COMMON_ARENA_H
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -11,8 +11,8 @@
  *
  * Errors accumulate; the driver stops after the pass that produced them.
  */
-#ifndef TAPC_DIAG_H
-#define TAPC_DIAG_H
+#ifndef TAPC_COMMON_DIAG_H
+#define TAPC_COMMON_DIAG_H
 
 #include <stdarg.h>
 #include <stdbool.h>

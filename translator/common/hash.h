@@ -2,8 +2,8 @@
  * hash.h -- a 128-bit content hash for cache keys (built modules). Not
  * cryptographic: it only has to tell different inputs apart.
  */
-#ifndef TAPC_HASH_H
-#define TAPC_HASH_H
+#ifndef TAPC_COMMON_HASH_H
+#define TAPC_COMMON_HASH_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -8,8 +8,8 @@
  * it knows (the release string, uname's architecture) so that pass 1 can
  * run anywhere; later passes ask for the build directory themselves.
  */
-#ifndef TAPC_TARGET_H
-#define TAPC_TARGET_H
+#ifndef TAPC_DRIVER_KERNEL_FACTS_H
+#define TAPC_DRIVER_KERNEL_FACTS_H
 
 #include "translator/driver/session.h"
 

@@ -1,8 +1,8 @@
 /*
  * listing.h -- `tapc -l` / `-L`: list the probe points a pattern matches.
  */
-#ifndef TAPC_LISTING_H
-#define TAPC_LISTING_H
+#ifndef TAPC_DRIVER_LISTING_H
+#define TAPC_DRIVER_LISTING_H
 
 #include <stdbool.h>
 

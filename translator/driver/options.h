@@ -7,8 +7,8 @@
  * they read. Messages go to the session's diagnostics as "tapc: error: ...".
  * Must not: read files, look at the kernel or run anything.
  */
-#ifndef TAPC_OPTIONS_H
-#define TAPC_OPTIONS_H
+#ifndef TAPC_DRIVER_OPTIONS_H
+#define TAPC_DRIVER_OPTIONS_H
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -9,8 +9,8 @@
  * TAPC_RUNTIME_DIR, TAPC_TAPRUN, TAPC_CACHE_DIR (default
  * $XDG_CACHE_HOME/tapc or ~/.cache/tapc).
  */
-#ifndef TAPC_PATHS_H
-#define TAPC_PATHS_H
+#ifndef TAPC_DRIVER_PATHS_H
+#define TAPC_DRIVER_PATHS_H
 
 #include <stdbool.h>
 

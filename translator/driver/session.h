@@ -7,8 +7,8 @@
  * earlier passes produced and adds its own result; it never reaches into
  * another pass's private state.
  */
-#ifndef TAPC_SESSION_H
-#define TAPC_SESSION_H
+#ifndef TAPC_DRIVER_SESSION_H
+#define TAPC_DRIVER_SESSION_H
 
 #include <stdbool.h>
 

@@ -2,8 +2,8 @@
  * spawn.h -- running the programs tapc drives (make, taprun, the VM
  * tools): fork, exec, wait, with output sent to a log file or inherited.
  */
-#ifndef TAPC_SPAWN_H
-#define TAPC_SPAWN_H
+#ifndef TAPC_DRIVER_SPAWN_H
+#define TAPC_DRIVER_SPAWN_H
 
 /* Run argv[0] (searched in PATH) with `argv`. With `log`, stdout and
  * stderr go to that file; else they are inherited. Returns the exit

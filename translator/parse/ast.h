@@ -12,8 +12,8 @@
  * arguments ($1, @1, $#, @#) are substituted by the preprocessor, so they
  * never appear here.
  */
-#ifndef TAPC_AST_H
-#define TAPC_AST_H
+#ifndef TAPC_PARSE_AST_H
+#define TAPC_PARSE_AST_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -6,8 +6,8 @@
  * classifies text: it keeps literal spellings as written and leaves
  * preprocessing, macros and command-line arguments to preproc.c.
  */
-#ifndef TAPC_LEX_H
-#define TAPC_LEX_H
+#ifndef TAPC_PARSE_LEX_H
+#define TAPC_PARSE_LEX_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -7,8 +7,8 @@
  * on after them, so one run reports many. pass_parse() is the driver's
  * entry: it loads the user's script (file or -e text) into s->user_file.
  */
-#ifndef TAPC_PARSE_H
-#define TAPC_PARSE_H
+#ifndef TAPC_PARSE_PARSE_H
+#define TAPC_PARSE_PARSE_H
 
 #include <stdbool.h>
 #include <stdio.h>

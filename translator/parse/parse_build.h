@@ -6,8 +6,8 @@
  * arity and argument kinds of @-operators, guru-only embedded code. They
  * report errors and still return a node, so parsing goes on.
  */
-#ifndef TAPC_PARSE_BUILD_H
-#define TAPC_PARSE_BUILD_H
+#ifndef TAPC_PARSE_PARSE_BUILD_H
+#define TAPC_PARSE_PARSE_BUILD_H
 
 #include "translator/parse/ast.h"
 #include "translator/parse/lex.h"

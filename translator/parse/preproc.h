@@ -6,8 +6,8 @@
  * command-line arguments ($1 as tokens, @1 as a string, $# and @# as the
  * count). What comes out is the token stream the grammar sees.
  */
-#ifndef TAPC_PREPROC_H
-#define TAPC_PREPROC_H
+#ifndef TAPC_PARSE_PREPROC_H
+#define TAPC_PARSE_PREPROC_H
 
 #include "translator/parse/lex.h"
 #include "translator/driver/session.h"

@@ -7,8 +7,8 @@
  * parentheses. Equality against a string is a glob match; ordering of
  * versions compares them as versions ("2.6.9" < "2.6.10").
  */
-#ifndef TAPC_PP_COND_H
-#define TAPC_PP_COND_H
+#ifndef TAPC_PARSE_PREPROC_COND_H
+#define TAPC_PARSE_PREPROC_COND_H
 
 #include "translator/parse/lex.h"
 #include "translator/driver/session.h"

@@ -4,8 +4,8 @@
  * that need the bytes (format checks, regex checks, code generation) ask
  * here.
  */
-#ifndef TAPC_STRLIT_H
-#define TAPC_STRLIT_H
+#ifndef TAPC_PARSE_STRLIT_H
+#define TAPC_PARSE_STRLIT_H
 
 #include <stddef.h>
 

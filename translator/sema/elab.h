@@ -3,8 +3,8 @@
  * resolve.c, types.c, optimize.c) and with the providers. Not for pass 3,
  * which reads only struct program (sema.h).
  */
-#ifndef TAPC_ELAB_H
-#define TAPC_ELAB_H
+#ifndef TAPC_SEMA_ELAB_H
+#define TAPC_SEMA_ELAB_H
 
 #include "translator/sema/sema.h"
 #include "translator/driver/session.h"

@@ -2,8 +2,8 @@
  * pp_glob.h -- wildcards in probe-point component names (pp_glob.c):
  * `kerne*.funct*("vfs_read").*`, `*sys**pen`, `foo.*`.
  */
-#ifndef TAPC_PP_GLOB_H
-#define TAPC_PP_GLOB_H
+#ifndef TAPC_SEMA_POINT_GLOB_H
+#define TAPC_SEMA_POINT_GLOB_H
 
 #include <stdbool.h>
 

@@ -5,8 +5,8 @@
  * debug-info source typed the variable.  Called by resolve.c, which walks
  * the index expressions inside paths itself.
  */
-#ifndef TAPC_RESOLVE_TARGET_H
-#define TAPC_RESOLVE_TARGET_H
+#ifndef TAPC_SEMA_RESOLVE_TVAR_H
+#define TAPC_SEMA_RESOLVE_TVAR_H
 
 #include <stdbool.h>
 

@@ -10,8 +10,8 @@
  * bindings left in the tree (node->u.symbol.sym, node->u.call.fn,
  * node->u.target.cv, node->type); it never looks anything up by name.
  */
-#ifndef TAPC_SEMA_H
-#define TAPC_SEMA_H
+#ifndef TAPC_SEMA_SEMA_H
+#define TAPC_SEMA_SEMA_H
 
 #include <stdbool.h>
 #include <stdint.h>

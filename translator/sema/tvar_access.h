@@ -118,8 +118,8 @@
  * All memory is the translator's arena; nothing is freed.  A ta_access is
  * immutable once the source has built it, and may be shared by nodes.
  */
-#ifndef TAPC_TARGET_ACCESS_H
-#define TAPC_TARGET_ACCESS_H
+#ifndef TAPC_SEMA_TVAR_ACCESS_H
+#define TAPC_SEMA_TVAR_ACCESS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -272,4 +272,4 @@ bool ta_vtype_same(const struct ta_vtype *a, const struct ta_vtype *b);
  * "arg0 deref +16 deref +40 -> s64" */
 const char *ta_describe(struct arena *a, const struct ta_access *t);
 
-#endif /* TAPC_TARGET_ACCESS_H */
+#endif /* TAPC_SEMA_TVAR_ACCESS_H */

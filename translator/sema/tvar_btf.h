@@ -9,8 +9,8 @@
  * the step's location (a member that does not exist names the type and
  * suggests close names) and returns NULL.  Part of pass 2.
  */
-#ifndef TAPC_TARGET_BTF_H
-#define TAPC_TARGET_BTF_H
+#ifndef TAPC_SEMA_TVAR_BTF_H
+#define TAPC_SEMA_TVAR_BTF_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -14,8 +14,8 @@
  * Types are opaque 64-bit handles of the source (a BTF id, a DWARF DIE
  * offset); 0 is void.  Must not: name BTF or libdw here.
  */
-#ifndef TAPC_TARGET_WALK_H
-#define TAPC_TARGET_WALK_H
+#ifndef TAPC_SEMA_TVAR_WALK_H
+#define TAPC_SEMA_TVAR_WALK_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -140,4 +140,4 @@ typedef bool tw_source_of_fn(const struct context_var *cv,
 struct ta_access *tw_parms(struct elab *e, struct context_var **vars,
 			   int nvars, int pretty, tw_source_of_fn *source_of);
 
-#endif /* TAPC_TARGET_WALK_H */
+#endif /* TAPC_SEMA_TVAR_WALK_H */
