@@ -1,5 +1,6 @@
 /*
- * target.c -- the session's target facts from debuginfo/kernel.h.
+ * kernel_facts.c -- the session's kernel facts (kernel_facts.h) from
+ * debuginfo/kernel.h, and the kernel the passes translate for.
  */
 #include "translator/driver/kernel_facts.h"
 
@@ -51,9 +52,9 @@ newest_buildable_release(struct session *s)
 }
 
 void
-target_facts_fill(struct session *s)
+kernel_facts_fill(struct session *s)
 {
-	struct target_facts *f = &s->facts;
+	struct kernel_facts *f = &s->facts;
 	struct utsname u;
 	char err[256];
 
@@ -82,7 +83,7 @@ target_facts_fill(struct session *s)
 }
 
 void
-target_facts_release(struct session *s)
+kernel_facts_release(struct session *s)
 {
 	if (s->kernel)
 		kernel_target_free(s->kernel);

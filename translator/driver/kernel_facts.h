@@ -1,6 +1,8 @@
 /*
- * target.h -- filling the session's target facts (what %( %) conditions
- * test) from the kernel the script is translated for.
+ * kernel_facts.h -- filling the session's kernel facts (what %( %)
+ * conditions test: kernel_v, kernel_vr, arch, runtime, CONFIG_*) from the
+ * kernel the script is translated for, and opening that kernel
+ * (s->kernel) for the later passes.
  *
  * For -r KREL or the running kernel it reads the release, version,
  * architecture and .config through debuginfo/kernel.h. When no such kernel
@@ -13,7 +15,7 @@
 
 #include "translator/driver/session.h"
 
-void target_facts_fill(struct session *s);
-void target_facts_release(struct session *s);
+void kernel_facts_fill(struct session *s);
+void kernel_facts_release(struct session *s);
 
 #endif

@@ -84,7 +84,7 @@ run_kernel_target(struct session *s)
 static int
 run_passes(struct session *s)
 {
-	target_facts_fill(s);
+	kernel_facts_fill(s);
 	if (s->opts.list_pattern)
 		return pass_list(s) ? 0 : 1;
 	if (s->opts.dump_functions || s->opts.dump_probe_types ||
@@ -125,7 +125,7 @@ main(int argc, char **argv)
 	status = run_passes(&s);
 	if (s.diag.errors)
 		status = 1;
-	target_facts_release(&s);
+	kernel_facts_release(&s);
 out:
 	fflush(stdout);
 	arena_destroy(s.arena);

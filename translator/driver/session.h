@@ -78,8 +78,8 @@ struct options {
 };
 
 /* What the preprocessor's %( %) conditions test, filled in by the driver
- * from the target before pass 1. */
-struct target_facts {
+ * from the kernel translated for (kernel_facts.h) before pass 1. */
+struct kernel_facts {
 	const char *kernel_release;	/* kernel_vr: "6.1.0-57-amd64" */
 	const char *kernel_version;	/* kernel_v: "6.1.0" */
 	const char *arch;		/* "x86_64" */
@@ -93,7 +93,7 @@ struct session {
 	struct options opts;
 	struct arena *arena;
 	struct diag diag;
-	struct target_facts facts;
+	struct kernel_facts facts;
 	struct kernel_target *kernel;	/* the target kernel, if installed */
 	const char *kernel_error;	/* why not, if not */
 	struct file_ast *user_file;	/* the script the user gave */

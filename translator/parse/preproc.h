@@ -1,10 +1,11 @@
 /*
  * preproc.h -- the token-level preprocessor between lexer and parser.
  *
- * It resolves %( COND %? THEN %: ELSE %) conditionals against the target's
- * facts, records @define macros and expands their uses, and substitutes
- * command-line arguments ($1 as tokens, @1 as a string, $# and @# as the
- * count). What comes out is the token stream the grammar sees.
+ * It resolves %( COND %? THEN %: ELSE %) conditionals against the kernel
+ * facts (struct kernel_facts), records @define macros and expands their
+ * uses, and substitutes command-line arguments ($1 as tokens, @1 as a
+ * string, $# and @# as the count). What comes out is the token stream the
+ * grammar sees.
  */
 #ifndef TAPC_PARSE_PREPROC_H
 #define TAPC_PARSE_PREPROC_H

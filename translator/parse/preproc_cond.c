@@ -91,7 +91,7 @@ preproc_version_compare(const char *a, const char *b)
 static const char *
 config_value(struct preproc_cond_env *env, const char *name)
 {
-	const struct target_facts *f = &env->s->facts;
+	const struct kernel_facts *f = &env->s->facts;
 	const char *v = f->config_lookup ?
 		f->config_lookup(f->config_ctx, name) : NULL;
 
@@ -102,7 +102,7 @@ static bool
 fact_value(struct cond_parser *cp, const char *name, struct value *v)
 {
 	const struct session *s = cp->env->s;
-	const struct target_facts *f = &s->facts;
+	const struct kernel_facts *f = &s->facts;
 
 	if (strcmp(name, "kernel_v") == 0)
 		*v = mkval(V_VERSION, 0, f->kernel_version);

@@ -1,7 +1,7 @@
 /*
  * preproc_cond.h -- evaluating the condition of %( COND %? ... %).
  *
- * A condition is a small expression over the target's facts: kernel_v,
+ * A condition is a small expression over the kernel facts: kernel_v,
  * kernel_vr, arch, runtime, systemtap_v, systemtap_privilege, guru_mode,
  * CONFIG_*, $# and @#, compared with literals, joined with && and ||, in
  * parentheses. Equality against a string is a glob match; ordering of
