@@ -20,23 +20,6 @@
 /* Pass 3: write s->program as C to `out`; false after errors. */
 bool pass_translate(struct session *s, FILE *out);
 
-/*
- * Functions pass 3 generates inline when elaboration leaves
- * node->u.call.fn NULL (besides the print family): exit(), error(),
- * strlen() and the other string and time builtins. Elaboration may ask
- * for their signature: NULL if `name` is not one.
- */
-struct cg_builtin {
-	const char *name;
-	enum type ret;
-	int nparams;
-	enum type params[4];
-	const char *c;		/* template, see codegen_builtin.c */
-};
-const struct cg_builtin *cg_builtin_lookup(const char *name);
-/* The i-th builtin (from 0), NULL past the last: for --dump-functions. */
-const struct cg_builtin *cg_builtin_at(int i);
-
 /* The print family: printf sprintf print println printd printdln sprint
  * sprintln. */
 bool cg_is_print_family(const char *name);

@@ -617,15 +617,12 @@ cg_index_read(struct cg *g, struct node *n)
 static const char *
 cg_call(struct cg *g, struct node *n)
 {
-	const struct cg_builtin *b;
-
 	if (cg_is_print_family(n->u.call.name))
 		return cg_print_call(g, n);
 	if (n->u.call.fn)
 		return cg_function_call(g, n);
-	b = cg_builtin_lookup(n->u.call.name);
-	if (b)
-		return cg_builtin_call(g, n, b);
+	if (n->u.call.builtin)
+		return cg_builtin_call(g, n);
 	cg_unsupported(g, n, "a call to an unresolved function");
 	return "((int64_t)0)";
 }

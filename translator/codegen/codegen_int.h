@@ -12,6 +12,7 @@
 #include "translator/parse/ast.h"
 #include "translator/codegen/cg_writer.h"
 #include "translator/codegen/codegen.h"
+#include "translator/sema/builtins.h"
 #include "translator/sema/sema.h"
 #include "translator/driver/session.h"
 
@@ -122,9 +123,11 @@ const char *cg_static_format(struct cg *g, const char *src, size_t len,
  * how many, their records __tap_auto_N. */
 int cg_autoprint(struct cg *g);
 
-/* codegen_builtin.c */
-const char *cg_builtin_call(struct cg *g, struct node *n,
-			    const struct cg_builtin *b);
+/* codegen_builtin.c: a call elaboration bound to a builtin
+ * (n->u.call.builtin, sema/builtins.h), as an expression; and the C
+ * template of each builtin, NULL if it has none (for the unit test). */
+const char *cg_builtin_call(struct cg *g, struct node *n);
+const char *cg_builtin_template(enum builtin_id id);
 
 /* codegen_locks.c: the handler's lock table __tap_locks_N and where the
  * body takes it (a C bool __locked in the handler says whether it did). */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "translator/codegen/codegen.h"
+#include "translator/sema/builtins.h"
 #include "translator/sema/elab.h"
 #include "translator/driver/listing.h"
 #include "translator/parse/parse.h"
@@ -158,11 +158,11 @@ function_signature(struct session *s, const struct node *f)
 	return arena_strdup(s->arena, buf);
 }
 
-/* A builtin generated inline (codegen_builtin.c), as NAME:TYPE(TYPES):
+/* A builtin generated inline (sema/builtins.h), as NAME:TYPE(TYPES):
  * the parameters have no names there; tapsets/builtins.stp documents
  * them. */
 static const char *
-builtin_signature(struct session *s, const struct cg_builtin *b)
+builtin_signature(struct session *s, const struct builtin *b)
 {
 	const char *sig = arena_printf(s->arena, "%s:%s(", b->name,
 				       type_name(b->ret));
@@ -234,9 +234,9 @@ pass_dump(struct session *s)
 			}
 		}
 	}
-	for (int i = 0; s->opts.dump_functions && cg_builtin_at(i); i++) {
+	for (int i = 0; s->opts.dump_functions && builtin_at(i); i++) {
 		v = arena_grow(s->arena, v, sizeof(*v), &cap, n + 1);
-		v[n++] = (char *)builtin_signature(s, cg_builtin_at(i));
+		v[n++] = (char *)builtin_signature(s, builtin_at(i));
 	}
 	print_sorted_unique(v, n);
 	return true;

@@ -113,6 +113,7 @@ struct node;
 struct symbol;
 struct function_sym;
 struct context_var;
+struct builtin;
 struct ta_access;
 struct ta_vtype;
 
@@ -304,6 +305,9 @@ struct node {
 			struct node_list args;
 			struct function_sym *fn;/* bound by elaboration; NULL
 						 * for the print family */
+			/* else bound by elaboration to a function pass 3
+			 * writes inline (sema/builtins.h) */
+			const struct builtin *builtin;
 		} call;
 		struct {
 			enum op op;

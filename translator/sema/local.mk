@@ -2,6 +2,8 @@
 ## Included from translator/local.mk; part of translator/libtapc.a.
 
 translator_libtapc_a_SOURCES += \
+	translator/sema/builtins.c \
+	translator/sema/builtins.h \
 	translator/sema/checks.c \
 	translator/sema/elab.h \
 	translator/sema/elaborate.c \

@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "translator/codegen/codegen.h"
+#include "translator/sema/builtins.h"
 #include "translator/sema/elab.h"
 #include "translator/providers/provider.h"
 #include "translator/sema/resolve_tvar.h"
@@ -246,9 +246,11 @@ bind_call(struct resolver *r, struct node *n)
 	/* The intrinsics code generation writes inline (exit, execname,
 	 * strlen, ...): a script or tapset function of the same name and
 	 * arity, found above, wins. */
-	const struct cg_builtin *b = cg_builtin_lookup(n->u.call.name);
-	if (b && b->nparams == n->u.call.args.n)
+	const struct builtin *b = builtin_lookup(n->u.call.name);
+	if (b && b->nparams == n->u.call.args.n) {
+		n->u.call.builtin = b;
 		return;
+	}
 	if (wrong_arity) {
 		diag_error(&r->e->s->diag, n->loc, "E_ARITY",
 			   "function '%s' does not take %d argument%s",

@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "translator/codegen/codegen.h"
+#include "translator/sema/builtins.h"
 #include "translator/sema/elab.h"
 #include "translator/sema/tvar_access.h"
 #include "translator/sema/tvar_walk.h"
@@ -559,8 +559,8 @@ ty_call(struct typer *t, struct node *n)
 	}
 	if (f)
 		return f->ret;
-	const struct cg_builtin *b = cg_builtin_lookup(name);
-	if (b && b->nparams == n->u.call.args.n) {
+	const struct builtin *b = n->u.call.builtin;
+	if (b) {
 		for (int i = 0; i < b->nparams; i++)
 			expect(t, n->u.call.args.v[i], b->params[i]);
 		return b->ret;
