@@ -7,6 +7,10 @@
 ##   debuginfo/ where kernel and program facts come from (BTF, DWARF, ELF)
 ##   codegen/   pass 3: the C of a script
 ##   build/     passes 4 and 5: kbuild or cc, then taprun or the program
+## Each folder's local.mk opens with what it is, its entry header and what
+## it must not include.  The passes depend downwards only: parse <- sema
+## <- codegen <- build, providers beside sema, debuginfo and common under
+## all, the driver above all; no pass includes a later pass's header.
 ## Everything but main.c goes into libtapc.a, which tapc, the unit tests
 ## and the fuzz target link.
 

@@ -1,6 +1,6 @@
 /*
- * test_target_btf.c -- Check tests of target_access.c and of the BTF walker
- * (target_btf.c) on a small BTF blob built here: how a $var->member path
+ * test_target_btf.c -- Check tests of tvar_access.c and of the BTF walker
+ * (tvar_btf.c) on a small BTF blob built here: how a $var->member path
  * becomes base + steps + result (offsets, dereferences, bitfields, char
  * arrays, '&'), and the diagnostics for a wrong path.  The descriptions
  * compared are ta_describe()'s.

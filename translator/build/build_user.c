@@ -1,5 +1,5 @@
 /*
- * build_user.c -- pass 4 for the user-space target (see build.h).
+ * build_user.c -- pass 4 for the user-space target (see build_user.h).
  *
  * Takes the elaborated program. Produces an executable in a temporary
  * build directory: pass 3's C in tap_NAME.c, compiled in one cc call with

@@ -1,5 +1,5 @@
 /*
- * build.h -- passes 4 and 5 for the user-space target: compile the C pass
+ * build_user.h -- passes 4 and 5 for the user-space target: compile the C pass
  * 3 writes into a program, and run it with the script's options.
  *
  * pass_build() runs pass 3 into FILE.c in a fresh build directory and

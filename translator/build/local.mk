@@ -1,4 +1,10 @@
-## translator/build/local.mk -- passes 4 and 5: kbuild or cc, then taprun or the program.
+## translator/build/local.mk -- passes 4 and 5: the module built with the
+## target kernel's kbuild and kept in a cache (kbuild.c), run by taprun
+## here or in a VM (run_kernel.c); or a user-space program built with cc
+## (build_user.c) and run (run_user.c).  Entry headers: kbuild.h,
+## run_kernel.h, build_user.h.  Must not include codegen/codegen_int.h or
+## any pass's private header: it takes pass 3's C text (build_user.c runs
+## pass_translate() into its build directory itself).
 ## Included from translator/local.mk; part of translator/libtapc.a.
 
 translator_libtapc_a_SOURCES += \

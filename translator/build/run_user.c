@@ -1,5 +1,5 @@
 /*
- * run_user.c -- pass 5 for the user-space target (see build.h).
+ * run_user.c -- pass 5 for the user-space target (see build_user.h).
  *
  * Takes the program pass 4 built and the session's run-time options.
  * Produces the program's output on our stdout/stderr and its exit status

@@ -1,5 +1,5 @@
 /*
- * codegen_target.c -- pass 3 for $target reads (codegen_target.h): the C
+ * codegen_tvar.c -- pass 3 for $target reads (codegen_tvar.h): the C
  * for a `struct ta_access`, whichever debug-info source built it, and the
  * @entry values of .return probes.
  *

@@ -1,6 +1,6 @@
 /*
- * codegen_target.h -- pass 3 for $target reads: C for a `struct ta_access`
- * (target_access.h), and @entry values of .return probes.  Shared by
+ * codegen_tvar.h -- pass 3 for $target reads: C for a `struct ta_access`
+ * (tvar_access.h), and @entry values of .return probes.  Shared by
  * codegen_expr.c (N_CAST, N_ENTRY) and codegen_kernel.c ($var, the
  * kprobe table).
  */

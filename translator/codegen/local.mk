@@ -1,5 +1,10 @@
-## translator/codegen/local.mk -- pass 3: the C of a script
-## (formats are compiled at translate time with runtime/core's own engine, so tapc links runtime/libtapcore.a).
+## translator/codegen/local.mk -- pass 3: the C of a script, written
+## through the indenting writer (cg_writer.c); formats are compiled at
+## translate time with runtime/core's own engine, so tapc links
+## runtime/libtapcore.a.  Entry header: codegen.h (pass_translate());
+## codegen_int.h is private to this folder.  Must not include build/;
+## reads the program and the bindings pass 2 left in the tree
+## (sema/sema.h) rather than deciding again what a name means.
 ## Included from translator/local.mk; part of translator/libtapc.a.
 
 translator_libtapc_a_SOURCES += \

@@ -1,4 +1,8 @@
-## translator/common/local.mk -- what every pass uses: the arena, diagnostics, content hashes.
+## translator/common/local.mk -- what every pass uses: the arena (arena.h),
+## diagnostics with their ids (diag.h), content hashes for cache keys
+## (hash.h).  Each header is an entry point of its own.  Must not include
+## anything of the translator outside common/: every other folder
+## depends on it, so it depends on none.
 ## Included from translator/local.mk; part of translator/libtapc.a.
 
 translator_libtapc_a_SOURCES += \

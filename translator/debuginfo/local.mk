@@ -1,7 +1,14 @@
-## translator/debuginfo/local.mk -- where kernel facts come from: the BTF
-## reader, tracepoint table, function names and target-kernel facts, built
-## as one library the translator links; plus btfdump (a developer CLI) and
-## the BTF loading benchmark.  Included from translator/local.mk.
+## translator/debuginfo/local.mk -- where kernel and program facts come
+## from: the target kernel's files and facts (kernel.h), BTF (btf.h),
+## DWARF (dwarf.h), ELF symbols, PLT and library paths (elf_syms.h),
+## call frame information (cfi.h), SDT notes (sdt.h), tracepoints
+## (tracepoints.h), kallsyms and the module index, types from C headers
+## (header_types.h); each header is an entry point of its own.  Built as
+## one library, libtapdebuginfo.a, that the translator links, plus the
+## developer CLIs btfdump and dwdump and the BTF loading benchmark.  Must
+## not include anything of the translator outside debuginfo/ and
+## common/: it knows files and formats, not scripts or passes.
+## Included from translator/local.mk.
 
 noinst_LIBRARIES += translator/debuginfo/libtapdebuginfo.a
 translator_debuginfo_libtapdebuginfo_a_SOURCES = \

@@ -1,5 +1,15 @@
-## translator/driver/local.mk -- the command line, the session, paths, spawning programs, -l/-L.
-## Included from translator/local.mk; part of translator/libtapc.a.
+## translator/driver/local.mk -- the driver: the command line (options.c),
+## the session every pass shares (session.h), where tapc's files are
+## (paths.c), the kernel facts %( %) conditions test (kernel_facts.c),
+## child processes (spawn.c), -l/-L and --dump-* (listing.c), and main.c,
+## which runs the passes in order through each pass's entry header
+## (parse/parse.h, sema/sema.h, codegen/codegen.h, build/*.h).  Entry
+## header for the passes: session.h.  The driver is the only folder that
+## may include every pass; it must not include a pass's private headers
+## (codegen/codegen_int.h), and only listing.c, which elaborates a probe
+## point itself, includes sema/elab.h.
+## Included from translator/local.mk; all but main.c (tapc_SOURCES there)
+## go into translator/libtapc.a.
 
 translator_libtapc_a_SOURCES += \
 	translator/driver/kernel_facts.c \

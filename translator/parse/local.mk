@@ -1,4 +1,12 @@
-## translator/parse/local.mk -- pass 1: preprocessor, lexer (flex), grammar (bison), syntax trees.
+## translator/parse/local.mk -- pass 1: the preprocessor (preproc*.c:
+## %( %) conditions, @define, $1/@1), the lexer (flex, lex.l), the
+## grammar (bison, grammar.y with parse_*.c building nodes), the syntax
+## tree (ast.h) and its printer (-p1).  Entry header: parse.h
+## (pass_parse(), parse_source()); ast.h is the tree every later pass
+## reads.  Must not include sema/, providers/, codegen/, build/ or
+## debuginfo/ -- except that pass_parse() loads the tapset library
+## through sema/tapset.h, since SystemTap parses the whole library in
+## pass 1.
 ## Included from translator/local.mk; part of translator/libtapc.a.
 
 translator_libtapc_a_SOURCES += \

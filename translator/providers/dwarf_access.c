@@ -3,7 +3,7 @@
  * (dwarf_access.h): where a variable is (its DWARF location reduced by
  * debuginfo/dwarf_vars.c to a register, memory at register + offset, or a
  * constant) becomes the access's base; member chains, indexes, & and
- * pretty printing are the shared walk (target_walk.c) over the DWARF
+ * pretty printing are the shared walk (tvar_walk.c) over the DWARF
  * types (debuginfo/dwarf_types.c), which this file gives it as tw_ops.
  *
  * A script reads the same whichever debug info the kernel has: -> and .

@@ -5,9 +5,9 @@
  *
  * Parameters are context variables ($file, $count, ...) read from the
  * argument registers at entry (x86_64: di, si, dx, cx, r8, r9), typed by
- * BTF (target_access.h: an integer of the parameter's size and
+ * BTF (tvar_access.h: an integer of the parameter's size and
  * signedness; pointers are addresses), so that $file->f_pos, $file$ and
- * $$parms walk the BTF types (target_btf.c).  In .return probes there is
+ * $$parms walk the BTF types (tvar_btf.c).  In .return probes there is
  * $return, and a parameter means its value at entry (resolve.c wraps it
  * in @entry).  Source-line forms (PATTERN@FILE:LINE), .inline and
  * .exported need DWARF and say so.

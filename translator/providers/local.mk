@@ -1,4 +1,8 @@
-## translator/providers/local.mk -- the probe families, one file (or a few) per family.
+## translator/providers/local.mk -- the probe families, one file (or a
+## few) per family, each claiming its probe points, expanding them into
+## derived probes and offering their context variables; registry.c lists
+## them.  Entry header: provider.h (struct provider, the registry, the
+## per-family data pass 3 reads).  Must not include build/.
 ## Included from translator/local.mk; part of translator/libtapc.a.
 
 translator_libtapc_a_SOURCES += \

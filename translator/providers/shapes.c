@@ -4,7 +4,7 @@
  *
  * A wildcard in a component's name ("kerne*", "t**ile", a trailing ".*")
  * can only be expanded against names that are known, so this is the
- * vocabulary: elaboration (pp_glob.c) builds its tree of component names
+ * vocabulary: elaboration (point_glob.c) builds its tree of component names
  * from these shapes and the probe aliases. STRING and NUMBER stand for a
  * component's argument, which the user's point supplies. A shape here
  * only makes a name findable; whether the point works is still the

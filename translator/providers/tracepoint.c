@@ -5,7 +5,7 @@
  * a glob of either ("sched:*", "*"). The tracepoint's arguments become
  * context variables ($prev, $next, ...) of type long (pointers are
  * addresses, read through kernel_string() and friends), typed by BTF so
- * that $next->pid, $prev$ and $$parms work (target_btf.c): the callback
+ * that $next->pid, $prev$ and $$parms work (tvar_btf.c): the callback
  * copies each argument to its slot of c->probe_data (TA_BASE_SLOT).
  */
 #include <stdio.h>

@@ -32,7 +32,7 @@ struct elab {
 	bool cur_optional;		/* the user's point ends in '?' */
 	/* listing mode (-l/-L): points that fail quietly */
 	bool listing;
-	/* pp_glob.c: the known component names, built on first use */
+	/* point_glob.c: the known component names, built on first use */
 	struct glob_node *glob_tree;
 };
 

@@ -6,7 +6,7 @@
  * and the library's; a point longer than an alias name passes its extra
  * components on to the alias's targets). Wildcards in component names
  * (`syscall.*`, `kerne*.funct*("f").*`) are expanded first, against the
- * names the aliases and providers know (pp_glob.c); each expansion is an
+ * names the aliases and providers know (point_glob.c); each expansion is an
  * optional point. Each alias adds its body before the probe's (`=`) or
  * after it (`+=`), and its targets are expanded the same way, so aliases
  * of aliases work. A point that names no alias goes to its provider. `?`
@@ -93,7 +93,7 @@ elab_kernel(struct elab *e, struct loc at)
 /* ---- alias matching ---- */
 
 /* The first `n` components of `pt` are alias name `name` (which has
- * exactly `n`); wildcards in names went through pp_glob.c before. */
+ * exactly `n`); wildcards in names went through point_glob.c before. */
 static bool
 prefix_matches(const struct node *pt, const struct node *name, int n)
 {
@@ -259,7 +259,7 @@ expand_by_provider(struct elab *e, struct node *pt)
 	return p->match(e, pt);
 }
 
-/* ---- wildcards in component names (pp_glob.c) ---- */
+/* ---- wildcards in component names (point_glob.c) ---- */
 
 /* What a failed expansion of a wildcard point said, kept in case every
  * expansion fails and those words are the only explanation. */

@@ -1,4 +1,12 @@
-## translator/sema/local.mk -- pass 2: tapsets, elaboration, symbols, types, $target variables.
+## translator/sema/local.mk -- pass 2, elaboration: the tapset library
+## (tapset.c), probe aliases and wildcards (elaborate.c, point_glob.c),
+## names (resolve.c), $target variables (resolve_tvar.c, tvar_*.c),
+## types (types.c), the builtin signatures (builtins.c), checks and
+## dropping unused code (checks.c, optimize.c), -p2 (sema_print.c).
+## Entry header: sema.h (pass_elaborate(), struct program); elab.h is
+## shared with the providers (and the driver's listing.c).  Must not
+## include codegen/ or build/: pass 3 reads what this pass leaves in the
+## program and the tree; pass 2 does not know how it becomes C.
 ## Included from translator/local.mk; part of translator/libtapc.a.
 
 translator_libtapc_a_SOURCES += \

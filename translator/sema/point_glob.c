@@ -1,5 +1,5 @@
 /*
- * pp_glob.c -- wildcards in probe-point component names, as SystemTap
+ * point_glob.c -- wildcards in probe-point component names, as SystemTap
  * has them: `kerne*.funct*("vfs_read").*`, `*sys**pen`, `foo.*`.
  *
  * The names a wildcard can stand for are the ones known: the providers'

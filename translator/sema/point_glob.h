@@ -1,5 +1,5 @@
 /*
- * pp_glob.h -- wildcards in probe-point component names (pp_glob.c):
+ * point_glob.h -- wildcards in probe-point component names (point_glob.c):
  * `kerne*.funct*("vfs_read").*`, `*sys**pen`, `foo.*`.
  */
 #ifndef TAPC_SEMA_POINT_GLOB_H

@@ -1,9 +1,15 @@
 /*
- * resolve_target.c -- binding $target expressions to `struct ta_access`
- * (resolve_target.h).  The debug-info source that typed a context
- * variable walks its path: BTF today (target_btf.c); a DWARF source adds
- * its case in target_bind_access().  A variable no source typed can only
- * be read plainly.
+ * resolve_tvar.c -- pass 2 for $target expressions (resolve_tvar.h):
+ * binding a $var with its path, the $$ meta variables ($$parms, $$vars,
+ * $$locals, $$return, and $$name/$$provider of process probes), @cast and
+ * @var to a `struct ta_access` (tvar_access.h), and @defined() of them.
+ *
+ * The debug-info source that typed a context variable walks its path:
+ * DWARF (providers/dwarf_access.c), else BTF (tvar_btf.c).  @cast tries
+ * the headers it names, then a module's DWARF, then BTF; @var goes to
+ * the process provider in process probes, else to DWARF.  A variable no
+ * source typed can only be read plainly.  Must not: walk types itself
+ * (the sources do) or emit C (codegen/codegen_tvar.c does).
  */
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /*
- * resolve_target.h -- pass 2 for $target expressions: binding a $var
+ * resolve_tvar.h -- pass 2 for $target expressions: binding a $var
  * (with its ->member path, & and $ suffixes), $$parms/$$vars/$$locals/
- * $$return and @cast to a `struct ta_access` (target_access.h), whatever
+ * $$return and @cast to a `struct ta_access` (tvar_access.h), whatever
  * debug-info source typed the variable.  Called by resolve.c, which walks
  * the index expressions inside paths itself.
  */

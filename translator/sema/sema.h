@@ -86,7 +86,7 @@ struct context_var {
 					 * ('=', '.='), never read */
 	bool is_pointer, is_signed;
 	int size;			/* bytes */
-	/* For $var->member, $var$ and $$parms (target_access.h): how to
+	/* For $var->member, $var$ and $$parms (tvar_access.h): how to
 	 * read the value itself, and its type in the kernel's BTF.  NULL /
 	 * 0 when the provider has no type for it (then only plain $var). */
 	struct ta_access *access;

@@ -1,8 +1,8 @@
 /*
- * target_access.c -- building and describing `struct ta_access`
- * (target_access.h), the debug-info-neutral description of how to read a
- * $target value.  Sources (target_btf.c, the DWARF layer) call these; pass
- * 3 (codegen_target.c) reads the result.  Nothing here knows a type format.
+ * tvar_access.c -- building and describing `struct ta_access`
+ * (tvar_access.h), the debug-info-neutral description of how to read a
+ * $target value.  Sources (tvar_btf.c, the DWARF layer) call these; pass
+ * 3 (codegen_tvar.c) reads the result.  Nothing here knows a type format.
  */
 #include <string.h>
 

@@ -1,10 +1,10 @@
 /*
- * target_access.h -- "how to read this value": the one description of a
+ * tvar_access.h -- "how to read this value": the one description of a
  * $target variable, a member chain, an @cast or a pretty-printed $var$,
  * shared by every debug-info source (BTF today, DWARF/libdw next) and read
- * by one code generator (codegen_target.c).
+ * by one code generator (codegen_tvar.c).
  *
- * A source (the BTF walker target_btf.c, the DWARF layer) turns a script's
+ * A source (the BTF walker tvar_btf.c, the DWARF layer) turns a script's
  * `$var->a->b[2]` into a `struct ta_access`; pass 3 turns that into C that
  * reads the value fault-safely (runtime/linux/memory.h) and raises a script
  * error naming the address on a bad read.  Nothing here names BTF or libdw:

@@ -1,13 +1,13 @@
 /*
- * target_btf.c -- the BTF source of `struct ta_access` (target_btf.h):
+ * tvar_btf.c -- the BTF source of `struct ta_access` (tvar_btf.h):
  * the kernel's BTF types as the operations the shared walk of a $var's
- * path needs (target_walk.h: kind, size, signedness, C spelling,
+ * path needs (tvar_walk.h: kind, size, signedness, C spelling,
  * members, pointee, array element), and @cast's lookup of a type by name
  * in the BTF of the kernel or a module.
  *
  * The walk itself (->member, [index], &, $/$$ pretty printing, its
- * errors and hints) is target_walk.c's.  Must not: emit C
- * (codegen_target.c does), or know where the base value lives (the
+ * errors and hints) is tvar_walk.c's.  Must not: emit C
+ * (codegen_tvar.c does), or know where the base value lives (the
  * provider filled the base).
  */
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /*
- * target_btf.h -- $var->member chains, @cast and pretty printing ($var$,
+ * tvar_btf.h -- $var->member chains, @cast and pretty printing ($var$,
  * $$parms) on the kernel's BTF: the BTF source of `struct ta_access`
- * (target_access.h).
+ * (tvar_access.h).
  *
  * Takes a context variable's access (its base and result) and BTF type,
  * or an @cast's type name, and the script's path (->a, [i], &, $ / $$);

@@ -1,6 +1,6 @@
 /*
- * target_walk.c -- the walk of a $var's path over any debug info's types
- * (target_walk.h): members become byte offsets (ADD steps), pointers
+ * tvar_walk.c -- the walk of a $var's path over any debug info's types
+ * (tvar_walk.h): members become byte offsets (ADD steps), pointers
  * DEREF steps, indexes ADD or INDEX steps, and the last type the result:
  * an integer of its size and signedness, a bitfield, an address (&x, and
  * any array's value, char arrays too, as in SystemTap), or
@@ -8,7 +8,7 @@
  *
  * Errors are diagnostics at the step that went wrong; a member that does
  * not exist names the type and suggests the closest member names.  Must
- * not: emit C (codegen_target.c does), know where the base value lives
+ * not: emit C (codegen_tvar.c does), know where the base value lives
  * (the provider filled the base), or know which debug info it walks (the
  * tw_ops do).
  */

@@ -1,14 +1,14 @@
 /*
- * target_walk.h -- the one walk of a $var's path (->member, [index], &,
- * $/$$ pretty printing) into a `struct ta_access` (target_access.h),
+ * tvar_walk.h -- the one walk of a $var's path (->member, [index], &,
+ * $/$$ pretty printing) into a `struct ta_access` (tvar_access.h),
  * whatever debug info typed the variable.
  *
- * A debug-info source (target_btf.c for BTF, providers/dwarf_access.c for
+ * A debug-info source (tvar_btf.c for BTF, providers/dwarf_access.c for
  * DWARF) implements only `struct tw_ops`: what kind a type is, its size,
  * signedness and C spelling, its members, its pointee or element.  The
  * walk itself -- pointers followed by ->, byte offsets and bitfields,
  * index bounds, the diagnostics with their hints, the SystemTap format of
- * $var$ and $$parms and its limits -- lives in target_walk.c, so a script
+ * $var$ and $$parms and its limits -- lives in tvar_walk.c, so a script
  * reads and prints the same whichever debug info the kernel has.
  *
  * Types are opaque 64-bit handles of the source (a BTF id, a DWARF DIE

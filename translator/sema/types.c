@@ -612,7 +612,7 @@ ty_path(struct typer *t, struct target_path *path)
 			expect(t, path->steps[i].index, TY_LONG);
 }
 
-/* What a $target read gives the script (target_access.h). */
+/* What a $target read gives the script (tvar_access.h). */
 static enum type
 ty_access(const struct ta_access *a)
 {
