@@ -19,7 +19,7 @@
 #include "translator/parse/parse.h"
 #include "translator/providers/provider.h"
 #include "translator/providers/shapes.h"
-#include "translator/sema/tapset.h"
+#include "translator/parse/tapset.h"
 
 struct line {
 	const char *text;

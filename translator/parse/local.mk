@@ -28,7 +28,9 @@ translator_libtapc_a_SOURCES += \
 	translator/parse/preproc_cond.h \
 	translator/parse/print.c \
 	translator/parse/strlit.c \
-	translator/parse/strlit.h
+	translator/parse/strlit.h \
+	translator/parse/tapset.c \
+	translator/parse/tapset.h
 
 ## The generated lexer and parser silence the few warnings flex's and
 ## bison's own code gives (pragmas at their top), not ours.

@@ -16,7 +16,7 @@
 #include "translator/parse/grammar.h"
 #include "translator/parse/parse_build.h"
 #include "translator/parse/preproc.h"
-#include "translator/sema/tapset.h"
+#include "translator/parse/tapset.h"
 
 int yyparse(struct parser *p);
 

@@ -22,7 +22,7 @@
 #include "translator/parse/parse.h"
 #include "translator/sema/point_glob.h"
 #include "translator/providers/provider.h"
-#include "translator/sema/tapset.h"
+#include "translator/parse/tapset.h"
 
 #define ALIAS_MAX_DEPTH 32
 

@@ -23,8 +23,6 @@ translator_libtapc_a_SOURCES += \
 	translator/sema/resolve_tvar.h \
 	translator/sema/sema.h \
 	translator/sema/sema_print.c \
-	translator/sema/tapset.c \
-	translator/sema/tapset.h \
 	translator/sema/tvar_access.c \
 	translator/sema/tvar_access.h \
 	translator/sema/tvar_btf.c \

@@ -5,8 +5,8 @@
  * The search path is every -I DIR, then the default library (paths.h:
  * the source tree's tapsets/ from the build tree, else the installed one).
  */
-#ifndef TAPC_SEMA_TAPSET_H
-#define TAPC_SEMA_TAPSET_H
+#ifndef TAPC_PARSE_TAPSET_H
+#define TAPC_PARSE_TAPSET_H
 
 #include <stdbool.h>
 

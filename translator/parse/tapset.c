@@ -8,7 +8,7 @@
  * lexer and grammar run at tens of MB/s); elaboration then pulls in only
  * the functions, globals and aliases a script uses.
  */
-#include "translator/sema/tapset.h"
+#include "translator/parse/tapset.h"
 
 #include <dirent.h>
 #include <stdlib.h>
