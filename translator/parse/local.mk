@@ -3,10 +3,9 @@
 ## grammar (bison, grammar.y with parse_*.c building nodes), the syntax
 ## tree (ast.h) and its printer (-p1).  Entry header: parse.h
 ## (pass_parse(), parse_source()); ast.h is the tree every later pass
-## reads.  Must not include sema/, providers/, codegen/, build/ or
-## debuginfo/ -- except that pass_parse() loads the tapset library
-## through sema/tapset.h, since SystemTap parses the whole library in
-## pass 1.
+## reads; tapset.h finds and parses the tapset library (pass 1 parses
+## all of it, as SystemTap does).  Must not include sema/, providers/,
+## codegen/, build/ or debuginfo/.
 ## Included from translator/local.mk; part of translator/libtapc.a.
 
 translator_libtapc_a_SOURCES += \

@@ -1,5 +1,5 @@
 /*
- * tapset.c -- loading the tapset library.
+ * tapset.c -- loading the tapset library (tapset.h).
  *
  * Files are read in a fixed order (directory order of the search path,
  * then names sorted) so that runs are reproducible. Every file is parsed
@@ -14,11 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "translator/sema/elab.h"
 #include "translator/parse/parse.h"
 #include "translator/parse/preproc.h"
 #include "translator/driver/paths.h"
-#include "translator/providers/provider.h"
 
 const char *
 tapset_default_dir(struct session *s)
@@ -179,29 +177,4 @@ tapset_load_library(struct session *s)
 		return false;
 	}
 	return true;
-}
-
-void
-tapset_hint_probe(struct elab *e, const struct node *point)
-{
-	const char *written = pp_to_string(e->s->arena, point);
-	const char *best = NULL;
-	int best_d = 4;
-
-	for (int i = 0; i < e->naliases; i++) {
-		const struct node_list *names = &e->aliases[i]->u.alias.names;
-		for (int j = 0; j < names->n; j++) {
-			const char *cand = pp_to_string(e->s->arena, names->v[j]);
-			int d = elab_edit_distance(written, cand);
-			if (d < best_d) {
-				best_d = d;
-				best = cand;
-			}
-		}
-	}
-	if (best)
-		diag_hint(&e->s->diag, "did you mean '%s'?", best);
-	else
-		diag_hint(&e->s->diag,
-			  "probe points start with begin, end, error, never, timer, kernel.trace, kprobe, or a tapset alias such as syscall.*");
 }

@@ -1,6 +1,9 @@
 /*
- * tapset.h -- the tapset library: finding it, loading its macros (*.stpm,
- * needed already by pass 1) and its scripts (*.stp, for pass 2).
+ * tapset.h -- the tapset library, found and parsed in pass 1 (as in
+ * SystemTap, so that a broken tapset is reported whatever pass the user
+ * stops at): its macros (*.stpm), which every script may use, and its
+ * scripts (*.stp), from which pass 2 pulls the aliases, functions and
+ * globals a script uses.
  *
  * The search path is every -I DIR, then the default library (paths.h:
  * the source tree's tapsets/ from the build tree, else the installed one).
@@ -12,9 +15,6 @@
 
 #include "translator/driver/session.h"
 
-struct elab;
-struct node;
-
 /* Parse every *.stpm of the library into s->macros. */
 bool tapset_load_macros(struct session *s);
 /* Parse every *.stp of the library into s->library (once). */
@@ -23,7 +23,5 @@ bool tapset_load_library(struct session *s);
 bool tapset_is_library_file(struct session *s, const char *path);
 /* The directory of the default library, for messages and listings. */
 const char *tapset_default_dir(struct session *s);
-/* "did you mean" for a probe point no alias or provider knows. */
-void tapset_hint_probe(struct elab *e, const struct node *point);
 
 #endif

@@ -240,6 +240,32 @@ expand_aliases(struct elab *e, struct node *pt)
 	return any ? total : -2;
 }
 
+/* "did you mean" for a probe point no alias or provider knows. */
+static void
+hint_probe_point(struct elab *e, const struct node *point)
+{
+	const char *written = pp_to_string(e->s->arena, point);
+	const char *best = NULL;
+	int best_d = 4;
+
+	for (int i = 0; i < e->naliases; i++) {
+		const struct node_list *names = &e->aliases[i]->u.alias.names;
+		for (int j = 0; j < names->n; j++) {
+			const char *cand = pp_to_string(e->s->arena, names->v[j]);
+			int d = elab_edit_distance(written, cand);
+			if (d < best_d) {
+				best_d = d;
+				best = cand;
+			}
+		}
+	}
+	if (best)
+		diag_hint(&e->s->diag, "did you mean '%s'?", best);
+	else
+		diag_hint(&e->s->diag,
+			  "probe points start with begin, end, error, never, timer, kernel.trace, kprobe, or a tapset alias such as syscall.*");
+}
+
 static int
 expand_by_provider(struct elab *e, struct node *pt)
 {
@@ -252,7 +278,7 @@ expand_by_provider(struct elab *e, struct node *pt)
 			diag_error(&e->s->diag, pt->loc, "E_UNKNOWN_PROBE",
 				   "unknown probe point '%s'",
 				   pp_to_string(A(e), pt));
-			tapset_hint_probe(e, pt);
+			hint_probe_point(e, pt);
 		}
 		return -1;
 	}

@@ -1,5 +1,6 @@
-## translator/sema/local.mk -- pass 2, elaboration: the tapset library
-## (tapset.c), probe aliases and wildcards (elaborate.c, point_glob.c),
+## translator/sema/local.mk -- pass 2, elaboration: pulling in what a
+## script uses of the tapset library (parsed by pass 1, parse/tapset.h),
+## probe aliases and wildcards (elaborate.c, point_glob.c),
 ## names (resolve.c), $target variables (resolve_tvar.c, tvar_*.c),
 ## types (types.c), the builtin signatures (builtins.c), checks and
 ## dropping unused code (checks.c, optimize.c), -p2 (sema_print.c).
