@@ -10,8 +10,8 @@
  *
  * process[("PATH"|PID)].begin/.end/.thread.begin/.thread.end/.syscall/
  * .syscall.return: one struct tap_uproc_probe each, driven by the
- * sched_process_exec/exit and sys_enter/sys_exit tracepoints, run in the
- * task the event is about.
+ * sched_process_exec/fork/exit and sys_enter/sys_exit tracepoints
+ * (probes_uproc.c), run in the task the event is about.
  *
  * Files whose symbols ubacktrace()/usymname() print: struct
  * tap_usym_file, symbols sorted by file offset, and the call frame
