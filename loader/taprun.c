@@ -290,6 +290,12 @@ taprun_reap_child(struct taprun_session *s)
 		return;
 	if (waitpid(s->child, &wstatus, WNOHANG) == s->child) {
 		s->child_done = true;
+		/* 127 is what exec failures and the shell's "not found" exit
+		 * with: the command never ran, so the run failed. */
+		if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127) {
+			taprun_err("-c: the command could not be started: %s", s->o->cmd);
+			s->status = 1;
+		}
 		taprun_request_exit(s, "-c command ended");
 	}
 }

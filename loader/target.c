@@ -36,8 +36,9 @@ taprun_target_exec(const char *cmd)
 		if (argc)
 			execvp(argv[0], argv);
 		/* Not a program: a shell builtin ("exit 3", "cd DIR") is
-		 * still a command; the shell says "not found" otherwise. */
-		if (!argc || errno != ENOENT) {
+		 * still a command; the shell says "not found" otherwise.
+		 * A path that is not there is no builtin. */
+		if (!argc || errno != ENOENT || strchr(argv[0], '/')) {
 			fprintf(stderr, "taprun: -c: cannot run %s: %s\n",
 				argc ? argv[0] : "(empty command)",
 				strerror(errno));
