@@ -9,6 +9,7 @@ TAPRUN_SOURCES = \
 	loader/ctl.c \
 	loader/relay.c \
 	loader/module.c \
+	loader/session_lock.c \
 	loader/modinfo.c \
 	loader/ksyms.c \
 	loader/target.c \

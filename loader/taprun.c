@@ -53,6 +53,7 @@ struct taprun_session {
 	char name[64];
 	struct taprun_ctl ctl;
 	struct taprun_relay relay;
+	struct taprun_lock lock;	/* who owns the module name */
 	int sigfd;
 	int release_fd;		/* -c child held until START is done */
 	pid_t child;
@@ -289,6 +290,12 @@ taprun_reap_child(struct taprun_session *s)
 		return;
 	if (waitpid(s->child, &wstatus, WNOHANG) == s->child) {
 		s->child_done = true;
+		/* 127 is what exec failures and the shell's "not found" exit
+		 * with: the command never ran, so the run failed. */
+		if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127) {
+			taprun_err("-c: the command could not be started: %s", s->o->cmd);
+			s->status = 1;
+		}
 		taprun_request_exit(s, "-c command ended");
 	}
 }
@@ -474,6 +481,7 @@ taprun_start(struct taprun_session *s)
 static int
 taprun_run(struct taprun_session *s)
 {
+	bool removed;
 	int ret;
 
 	ret = taprun_split_assigns(s->o, s->start_blob, sizeof(s->start_blob),
@@ -482,9 +490,19 @@ taprun_run(struct taprun_session *s)
 		ret = taprun_ksyms_param(s->o->module, &s->o->params);
 	if (ret)
 		return ret;
-	ret = taprun_module_insert(s->o->module, s->name, s->o->params);
+	ret = taprun_session_lock(&s->lock, s->name);
 	if (ret)
 		return ret;
+	ret = taprun_session_reclaim(&s->lock, s->name);
+	if (ret) {		/* still loaded: the file keeps naming it */
+		taprun_session_unlock(&s->lock, false);
+		return ret;
+	}
+	ret = taprun_module_insert(s->o->module, s->name, s->o->params);
+	if (ret) {
+		taprun_session_unlock(&s->lock, true);
+		return ret;
+	}
 	ret = taprun_ctl_open(&s->ctl, s->name);
 	if (ret)
 		goto out_module;
@@ -504,8 +522,10 @@ out_relay:
 out_ctl:
 	taprun_ctl_close(&s->ctl);
 out_module:
-	if (taprun_module_remove(s->name) && !ret)
+	removed = taprun_module_remove(s->name) == 0;
+	if (!removed && !ret)
 		ret = -EBUSY;
+	taprun_session_unlock(&s->lock, removed);
 	return ret;
 }
 

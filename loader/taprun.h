@@ -28,6 +28,16 @@ int taprun_module_insert(const char *path, const char *name,
 int taprun_module_remove(const char *name);
 int taprun_params_add(char **params, const char *assignment);
 
+/* session_lock.c */
+struct taprun_lock {
+	int fd;				/* flock()ed for the session, or -1 */
+	long stale_pid;			/* a dead owner's pid, or 0 */
+	char path[128];
+};
+int taprun_session_lock(struct taprun_lock *lock, const char *name);
+int taprun_session_reclaim(const struct taprun_lock *lock, const char *name);
+void taprun_session_unlock(struct taprun_lock *lock, bool module_removed);
+
 /* modinfo.c */
 int taprun_modinfo_get(const char *path, const char *key, char *out,
 		       size_t size);

@@ -27,7 +27,8 @@ include translator/codegen/local.mk
 include translator/build/local.mk
 
 ## What a program linking the translator adds to its LDADD.
-TAPC_LIBS = translator/libtapc.a runtime/libtapcore.a $(DEBUGINFO_LIBS)
+TAPC_LIBS = translator/libtapc.a runtime/libtapcore.a $(DEBUGINFO_LIBS) \
+	$(NETTLE_LIBS)
 
 bin_PROGRAMS += tapc
 tapc_SOURCES = translator/driver/main.c

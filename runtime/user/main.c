@@ -139,6 +139,9 @@ tap_apply_params(int argc, char **argv)
 	return 0;
 }
 
+/* The -c command exited 127: it could not be started. */
+static bool tap_command_failed;
+
 /*
  * -c CMD: forked before the begin probes, so that target() is its pid
  * there too (as stap's), but held on a pipe until they have run.
@@ -242,8 +245,13 @@ tap_wait_once(const sigset_t *set, uint64_t deadline, pid_t child)
 	if (sig == SIGCHLD && child > 0) {
 		int status;
 
-		if (waitpid(child, &status, WNOHANG) == child)
+		if (waitpid(child, &status, WNOHANG) == child) {
+			/* 127: the shell's "not found", or exec failed: the
+			 * command never ran, so the run failed. */
+			if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+				tap_command_failed = true;
 			tap_request_exit();
+		}
 	} else if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
 		tap_request_exit();
 	}
@@ -353,5 +361,8 @@ main(int argc, char **argv)
 	tap_contexts_free();
 	if (tap_out_file != stdout)
 		fclose(tap_out_file);
-	return tap_session_state == TAP_SESSION_ERROR ? 1 : 0;
+	if (tap_command_failed)
+		fprintf(stderr, "ERROR: -c: the command could not be started: %s\n", o.command);
+	return tap_session_state == TAP_SESSION_ERROR || tap_command_failed
+	       ? 1 : 0;
 }

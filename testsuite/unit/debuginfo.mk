@@ -12,13 +12,19 @@ DEBUGINFO_UNIT_TESTS = \
 	testsuite/unit/test_kernel \
 	testsuite/unit/test_dwarf \
 	testsuite/unit/test_kmod_index \
-	testsuite/unit/test_header_types
+	testsuite/unit/test_header_types \
+	testsuite/unit/test_cache
 
 check_PROGRAMS += $(DEBUGINFO_UNIT_TESTS)
 TESTS += $(DEBUGINFO_UNIT_TESTS)
 
 DEBUGINFO_UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 DEBUGINFO_UNIT_LDADD = $(DEBUGINFO_LIBS) $(CHECK_LIBS)
+
+testsuite_unit_test_cache_SOURCES = testsuite/unit/test_cache.c \
+	translator/common/hash.c
+testsuite_unit_test_cache_CFLAGS = $(DEBUGINFO_UNIT_CFLAGS)
+testsuite_unit_test_cache_LDADD = $(DEBUGINFO_UNIT_LDADD) $(NETTLE_LIBS)
 
 testsuite_unit_test_btf_SOURCES = testsuite/unit/test_btf.c
 testsuite_unit_test_btf_CFLAGS = $(DEBUGINFO_UNIT_CFLAGS)

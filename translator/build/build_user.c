@@ -115,7 +115,7 @@ static void
 build_cache_path(const char *rt, const char *text, size_t len,
 		 char *out, size_t size)
 {
-	char path[PATH_MAX + 32], hex[33];
+	char path[PATH_MAX + 32], hex[HASH_HEX_SIZE];
 	struct hash h;
 	int i;
 
@@ -128,21 +128,22 @@ build_cache_path(const char *rt, const char *text, size_t len,
 		build_hash_file(&h, path);
 	}
 	hash_hex(&h, hex);
-	snprintf(out, size, "%s/user/%s", paths_cache_dir(), hex);
+	if (paths_cache_dir())
+		snprintf(out, size, "%s/user/%s", paths_cache_dir(), hex);
+	else
+		out[0] = '\0';		/* caching is off */
 }
 
 /* Keep the program for next time; a failure only costs a rebuild. */
 static void
 build_cache_store(const char *cache_dir, const char *prog, const char *name)
 {
-	char cmd[5 * PATH_MAX];
+	char to[PATH_MAX + 64];
 
-	if (!cache_mkdir_p(cache_dir))
+	if (!cache_dir[0] || !cache_mkdir_p(cache_dir))
 		return;
-	snprintf(cmd, sizeof(cmd), "cp '%s' '%s/.tmp' 2>/dev/null && "
-		 "mv '%s/.tmp' '%s/%.60s'", prog, cache_dir, cache_dir,
-		 cache_dir, name);
-	if (system(cmd) != 0)
+	snprintf(to, sizeof(to), "%s/%.60s", cache_dir, name);
+	if (!cache_store(prog, to, 0700))
 		fprintf(stderr, "tapc: warning: cannot cache the program in %s\n",
 			cache_dir);
 }
@@ -228,7 +229,8 @@ pass_build(struct session *s)
 	build_cache_path(rt, text, len, cache_dir, sizeof(cache_dir));
 	snprintf(build_program, sizeof(build_program), "%s/%.60s", cache_dir,
 		 build_module_name(s));
-	if (!s->opts.keep_build && access(build_program, X_OK) == 0) {
+	if (!s->opts.keep_build && cache_dir[0] &&
+	    cache_trusted(build_program) && access(build_program, X_OK) == 0) {
 		if (s->opts.verbose)
 			fprintf(stderr, "Pass 4: using cached %s\n", build_program);
 		free(text);

@@ -71,7 +71,7 @@ const char *
 kbuild_cache_key(struct session *s)
 {
 	struct hash h;
-	char *text = NULL, hex[33];
+	char *text = NULL, hex[HASH_HEX_SIZE];
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
@@ -111,11 +111,14 @@ kbuild_module_name(struct session *s, const char *key)
 	return arena_printf(s->arena, "tap_%.16s", key);
 }
 
+/* Where the module of `key` is cached, or NULL when caching is off. */
 static const char *
 cache_path(struct session *s, const char *key, const char *name)
 {
-	return arena_printf(s->arena, "%s/modules/%s/%s.ko", paths_cache_dir(),
-			    key, name);
+	const char *root = paths_cache_dir();
+
+	return root ? arena_printf(s->arena, "%s/modules/%s/%s.ko", root, key,
+				   name) : NULL;
 }
 
 const char *
@@ -123,7 +126,8 @@ kbuild_cached_module(struct session *s, const char *key, const char *name)
 {
 	const char *p = cache_path(s, key, name);
 
-	return access(p, R_OK) == 0 ? p : NULL;
+	/* Loaded as root: only a file nobody else could have put there. */
+	return p && cache_trusted(p) ? p : NULL;
 }
 
 static bool
@@ -137,27 +141,6 @@ write_file(struct session *s, const char *path, const char *text)
 		return false;
 	}
 	return true;
-}
-
-static bool
-copy_file(const char *from, const char *to)
-{
-	char buf[65536];
-	FILE *in = fopen(from, "rb"), *out;
-	size_t n;
-	bool ok = true;
-
-	if (!in)
-		return false;
-	out = fopen(to, "wb");
-	if (!out) {
-		fclose(in);
-		return false;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		ok &= fwrite(buf, 1, n, out) == n;
-	fclose(in);
-	return fclose(out) == 0 && ok;
 }
 
 static bool
@@ -253,10 +236,15 @@ kbuild_build_module(struct session *s, const char *c_text, const char *name,
 	}
 	ko = arena_printf(s->arena, "%s/%s.ko", dir, name);
 	cached = cache_path(s, key, name);
-	const char *cache_dir = arena_printf(s->arena, "%s/modules/%s",
-					     paths_cache_dir(), key);
-	if (cache_mkdir_p(cache_dir) && copy_file(ko, cached))
+	if (cached && cache_mkdir_p(arena_printf(s->arena, "%s/modules/%s",
+						 paths_cache_dir(), key)) &&
+	    cache_store(ko, cached, 0600)) {
 		ko = cached;
+	} else if (!s->opts.keep_build) {
+		/* the module lives only here: the directory must stay */
+		fprintf(stderr, "tapc: warning: the module could not be cached; it stays in %s\n", dir);
+		return ko;
+	}
 	if (s->opts.keep_build)
 		fprintf(stderr, "tapc: keeping the build directory %s\n", dir);
 	else

@@ -85,7 +85,5 @@ paths_vm_tools(void)
 const char *
 paths_cache_dir(void)
 {
-	const char *root = cache_root();
-
-	return root ? root : "/tmp/.cache/tapc";
+	return cache_root();
 }

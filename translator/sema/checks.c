@@ -1,9 +1,12 @@
 /*
  * checks.c -- the last checks of pass 2, on the typed program: printf
  * formats against their arguments, regular expressions that must compile,
- * and arrays changed while a foreach walks them (directly, or through a
- * function the loop calls). SystemTap makes these checks in pass 2 too, so
- * a script that fails them never reaches code generation.
+ * arrays changed while a foreach walks them (directly, or through a
+ * function the loop calls), and one histogram shape per statistic (the
+ * runtime keeps one set of buckets for it, so @hist_log and @hist_linear,
+ * or two different @hist_linear ranges, of one statistic would print the
+ * same buckets twice). SystemTap makes these checks in pass 2 too, so a
+ * script that fails them never reaches code generation.
  */
 #include <regex.h>
 #include <string.h>
@@ -14,6 +17,8 @@
 
 struct checker {
 	struct elab *e;
+	struct node **hists;		/* the first @hist_* of each statistic */
+	int nhists, cap_hists;
 	struct symbol **iterating;	/* arrays of the enclosing foreachs */
 	int niter, cap_iter;
 	struct function_sym *fn;	/* when computing write sets */
@@ -134,6 +139,58 @@ function_writes(const struct function_sym *f, struct symbol *s)
 	return false;
 }
 
+/* ---- one histogram shape per statistic ---- */
+
+static struct symbol *
+hist_symbol(const struct node *hist)
+{
+	const struct node *x = hist->u.hist.operand;
+
+	if (x && x->kind == N_INDEX)
+		x = x->u.index.base;
+	return x && x->kind == N_SYMBOL ? x->u.symbol.sym : NULL;
+}
+
+static bool
+same_number(const struct node *a, const struct node *b)
+{
+	if (!a || !b || a->kind != N_NUMBER || b->kind != N_NUMBER)
+		return a == b;
+	return a->u.number.value == b->u.number.value;
+}
+
+static bool
+same_hist_shape(const struct node *a, const struct node *b)
+{
+	if (a->u.hist.kind != b->u.hist.kind)
+		return false;
+	return a->u.hist.kind == HIST_LOG ||
+	       (same_number(a->u.hist.lo, b->u.hist.lo) &&
+		same_number(a->u.hist.hi, b->u.hist.hi) &&
+		same_number(a->u.hist.step, b->u.hist.step));
+}
+
+static void
+check_hist(struct checker *k, struct node *n)
+{
+	struct symbol *s = hist_symbol(n);
+
+	if (!s)
+		return;
+	for (int i = 0; i < k->nhists; i++) {
+		if (hist_symbol(k->hists[i]) != s)
+			continue;
+		if (!same_hist_shape(k->hists[i], n)) {
+			diag_error(D(k), n->loc, "E_HIST_MIXED", "statistic '%s' is given two different histograms", s->name);
+			diag_note(D(k), k->hists[i]->loc, "its first histogram is here; one statistic has one set of buckets");
+		}
+		return;
+	}
+	k->hists = arena_grow(k->e->s->arena, k->hists, sizeof(*k->hists),
+			      &k->cap_hists, k->nhists + 1);
+	k->hists[k->nhists++] = n;
+}
+
 static bool check_pre(struct node *n, void *ctx);
 static bool check_post(struct node *n, void *ctx);
 
@@ -163,6 +220,9 @@ check_pre(struct node *n, void *ctx)
 		return true;
 	case N_REGEX:
 		check_regex(k, n);
+		return true;
+	case N_HIST:
+		check_hist(k, n);
 		return true;
 	case N_FOREACH: {
 		struct node *a = n->u.foreach.array;
