@@ -2,11 +2,14 @@
  * diag.c -- printing diagnostics with the source line and a caret.
  *
  * The caret line copies tabs from the source line so that the caret sits
- * under the right column whatever the terminal's tab width.
+ * under the right column whatever the terminal's tab width. Ids are
+ * checked against diag_ids.def as they are reported.
  */
 #include "translator/common/diag.h"
 
 #include <string.h>
+
+#include "translator/common/diag_registry.h"
 
 static const char *const level_names[] = {
 	[DIAG_NOTE] = "note",
@@ -66,10 +69,26 @@ print_quote(FILE *out, struct loc at)
 	fputs("^\n", out);
 }
 
+/* An id not in the table (or reported at another level) is a bug in the
+ * call site. It goes to stderr, past any hold, so that every test whose
+ * output is compared catches it. */
+static void
+check_id(enum diag_level level, const char *id)
+{
+	const struct diag_id_info *info = diag_id_find(id);
+
+	if (!id || (info && info->level == level))
+		return;
+	fprintf(stderr, "tapc: internal error: diagnostic id '%s' %s\n", id,
+		info ? "is reported at another level than diag_ids.def says" :
+		"is not in translator/common/diag_ids.def");
+}
+
 void
 diag_vreport(struct diag *d, enum diag_level level, struct loc at,
 	     const char *id, const char *fmt, va_list ap)
 {
+	check_id(level, id);
 	if (level == DIAG_ERROR && d->errors_as_warnings)
 		level = DIAG_WARNING;
 	if (level == DIAG_WARNING && at.src && at.src->is_tapset &&

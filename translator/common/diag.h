@@ -10,6 +10,8 @@
  *     hint: what to do about it
  *
  * Errors accumulate; the driver stops after the pass that produced them.
+ * Every id is in diag_ids.def (diag_registry.h); reporting one that is not
+ * prints an internal error, so a test that reaches it fails.
  */
 #ifndef TAPC_DIAG_H
 #define TAPC_DIAG_H
