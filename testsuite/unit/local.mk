@@ -4,5 +4,6 @@ include testsuite/unit/translator.mk
 include testsuite/unit/runtime.mk
 include testsuite/unit/debuginfo.mk
 include testsuite/unit/options.mk
+include testsuite/unit/diag.mk
 include testsuite/unit/sysfmt.mk
 include testsuite/unit/uprobe.mk

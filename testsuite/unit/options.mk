@@ -10,8 +10,10 @@ TESTS += testsuite/unit/test_options
 # while the rest of the translator is in pieces.
 testsuite_unit_test_options_SOURCES = testsuite/unit/test_options.c \
 	translator/driver/options.c translator/common/arena.c translator/common/diag.c \
+	translator/common/diag_registry.c \
 	translator/driver/options.h translator/driver/session.h translator/common/arena.h \
-	translator/common/diag.h
+	translator/common/diag.h translator/common/diag_registry.h \
+	translator/common/diag_ids.def
 testsuite_unit_test_options_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 testsuite_unit_test_options_LDADD = $(CHECK_LIBS)
 endif

@@ -268,6 +268,21 @@ START_TEST(test_help_and_version_exit_zero)
 }
 END_TEST
 
+/* --explain ID prints the table's text on stdout and exits 0; an id not
+ * in the table is an error (exit 1) but not a usage error. */
+START_TEST(test_explain)
+{
+	silence_stdout();
+	ck_assert(!parse("--explain", "E_NO_MATCH", NULL));
+	restore_stdout();
+	ck_assert_int_eq(fx.exit_code, 0);
+	ck_assert_str_eq(messages(), "");
+	ck_assert(!parse("--explain=E_NOPE", NULL));
+	ck_assert_int_eq(fx.exit_code, 1);
+	ck_assert_str_eq(messages(), "tapc: error: 'E_NOPE' is not a diagnostic id; ids are printed in brackets after a message, like [E_NO_MATCH]\n");
+}
+END_TEST
+
 /* ---- usage errors: message and exit code 1 ---- */
 
 START_TEST(test_bad_pass)
@@ -503,7 +518,7 @@ START_TEST(test_help_shape)
 		"-l PROBE", "-L PROBE", "-t ", "-T SECONDS", "--vm",
 		"--target=", "-V, --version", "-h, --help", "-B OPT",
 		"--compatible=", "--privilege=", "--dump-functions",
-		"--dump-probe-types", "--dump-probe-aliases",
+		"--dump-probe-types", "--dump-probe-aliases", "--explain ID",
 	};
 
 	for (size_t i = 0; i < sizeof(must_have) / sizeof(must_have[0]); i++)
@@ -548,6 +563,7 @@ options_suite(void)
 	tcase_add_test(parsing, test_list_sets_pass_two);
 	tcase_add_test(parsing, test_dump_needs_no_script);
 	tcase_add_test(parsing, test_help_and_version_exit_zero);
+	tcase_add_test(parsing, test_explain);
 	tcase_add_test(parsing, test_parse_twice);
 	suite_add_tcase(s, parsing);
 

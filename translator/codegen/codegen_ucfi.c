@@ -178,9 +178,9 @@ emit_rows(struct cg *g, const struct ucfi_rows *r, int idx)
 static void
 warn(struct cg *g, const char *what)
 {
-	if (!g->s->diag.quiet && g->s->diag.out && !g->s->opts.suppress_warnings)
-		fprintf(g->s->diag.out, "tapc: warning: no call frame information for user backtraces (frame pointers only): %s\n",
-			what);
+	diag_warning(&g->s->diag, (struct loc){ 0 }, "W_NO_USER_UNWIND",
+		     "no call frame information for user backtraces (frame pointers only): %s",
+		     what);
 }
 
 bool

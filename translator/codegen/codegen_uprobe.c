@@ -182,10 +182,8 @@ symbol_table(struct cg *g, const char *path, int idx)
 	int n = 0;
 
 	if (!im) {
-		if (!g->s->diag.quiet && g->s->diag.out &&
-		    !g->s->opts.suppress_warnings)
-			fprintf(g->s->diag.out, "tapc: warning: no symbols for user backtraces: %s\n",
-				err);
+		diag_warning(&g->s->diag, (struct loc){ 0 }, "W_NO_USER_SYMBOLS",
+			     "no symbols for user backtraces: %s", err);
 		return false;
 	}
 	/* one name per address: the first, the preferred one */

@@ -2,11 +2,17 @@
  * diag.c -- printing diagnostics with the source line and a caret.
  *
  * The caret line copies tabs from the source line so that the caret sits
- * under the right column whatever the terminal's tab width.
+ * under the right column whatever the terminal's tab width. Ids are
+ * checked against diag_ids.def as they are reported. Holding (diag_hold)
+ * swaps the output for a memory stream and remembers the counts, so that
+ * releasing can either pass the text on or forget it.
  */
 #include "translator/common/diag.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "translator/common/diag_registry.h"
 
 static const char *const level_names[] = {
 	[DIAG_NOTE] = "note",
@@ -66,10 +72,27 @@ print_quote(FILE *out, struct loc at)
 	fputs("^\n", out);
 }
 
+/* An id not in the table (or reported at another level) is a bug in the
+ * call site. It goes to stderr, past any hold, so that every test whose
+ * output is compared catches it. */
+static void
+check_id(enum diag_level level, const char *id)
+{
+	const struct diag_id_info *info = diag_id_find(id);
+
+	if (!id || (info && info->level == level))
+		return;
+	fprintf(stderr, "tapc: internal error: diagnostic id '%s' %s\n", id,
+		info ? "is reported at another level than diag_ids.def says" :
+		"is not in translator/common/diag_ids.def");
+}
+
 void
 diag_vreport(struct diag *d, enum diag_level level, struct loc at,
 	     const char *id, const char *fmt, va_list ap)
 {
+	check_id(level, id);
+	d->last_shown = false;
 	if (level == DIAG_ERROR && d->errors_as_warnings)
 		level = DIAG_WARNING;
 	if (level == DIAG_WARNING && at.src && at.src->is_tapset &&
@@ -90,7 +113,7 @@ diag_vreport(struct diag *d, enum diag_level level, struct loc at,
 		d->errors++;
 	else if (level == DIAG_WARNING)
 		d->warnings++;
-	if (d->quiet || !d->out)
+	if (!d->out)
 		return;
 	if (level == DIAG_ERROR && d->max_errors &&
 	    d->errors > d->max_errors) {
@@ -108,6 +131,7 @@ diag_vreport(struct diag *d, enum diag_level level, struct loc at,
 		fprintf(d->out, " [%s]", id);
 	fputc('\n', d->out);
 	print_quote(d->out, at);
+	d->last_shown = true;
 }
 
 /* The same error at the same place twice (a pass that looks at a node
@@ -125,8 +149,10 @@ diag_error(struct diag *d, struct loc at, const char *id, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (repeats_last(d, at, id))
+	if (repeats_last(d, at, id)) {
+		d->last_shown = false;	/* and so is its hint */
 		return;
+	}
 	d->last_id = id;
 	va_start(ap, fmt);
 	diag_vreport(d, DIAG_ERROR, at, id, fmt, ap);
@@ -160,9 +186,7 @@ diag_hint(struct diag *d, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (d->quiet || !d->out)
-		return;
-	if (d->max_errors && d->errors > d->max_errors)
+	if (!d->last_shown || !d->out)
 		return;
 	fputs("hint: ", d->out);
 	va_start(ap, fmt);
@@ -177,11 +201,92 @@ diag_fatal_noloc(struct diag *d, const char *fmt, ...)
 	va_list ap;
 
 	d->errors++;
-	if (d->quiet || !d->out)
+	d->last_shown = false;
+	if (!d->out)
 		return;
 	fputs("tapc: error: ", d->out);
 	va_start(ap, fmt);
 	vfprintf(d->out, fmt, ap);
 	va_end(ap);
 	fputc('\n', d->out);
+	d->last_shown = true;
+}
+
+void
+diag_info(struct diag *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	d->last_shown = false;
+	if (!d->out)
+		return;
+	fputs("tapc: ", d->out);
+	va_start(ap, fmt);
+	vfprintf(d->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', d->out);
+}
+
+/* ---- holding ---- */
+
+void
+diag_hold(struct diag *d, struct diag_mark *m)
+{
+	m->out = d->out;
+	m->text = NULL;
+	m->len = 0;
+	m->stream = d->out ? open_memstream(&m->text, &m->len) : NULL;
+	m->errors = d->errors;
+	m->warnings = d->warnings;
+	m->last_error = d->last_error;
+	m->last_id = d->last_id;
+	m->last_shown = d->last_shown;
+	if (m->stream)
+		d->out = m->stream;
+}
+
+int
+diag_held_errors(const struct diag *d, const struct diag_mark *m)
+{
+	return d->errors - m->errors;
+}
+
+const char *
+diag_held_text(struct diag_mark *m)
+{
+	if (m->stream)
+		fflush(m->stream);
+	return m->text ? m->text : "";
+}
+
+void
+diag_release(struct diag *d, struct diag_mark *m, bool keep)
+{
+	if (m->stream) {
+		fclose(m->stream);
+		m->stream = NULL;
+	}
+	d->out = m->out;
+	if (keep) {
+		if (m->text && d->out)
+			fputs(m->text, d->out);
+	} else {
+		d->errors = m->errors;
+		d->warnings = m->warnings;
+		d->last_error = m->last_error;
+		d->last_id = m->last_id;
+		d->last_shown = m->last_shown;
+	}
+	free(m->text);
+	m->text = NULL;
+	m->len = 0;
+}
+
+void
+diag_replay(struct diag *d, const char *text, int errors)
+{
+	d->errors += errors;
+	d->last_shown = false;
+	if (text && *text && d->out)
+		fputs(text, d->out);
 }

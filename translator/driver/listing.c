@@ -75,17 +75,15 @@ elaborate_pattern(struct session *s, struct elab **out)
 	if (s->diag.errors || !tapset_load_library(s))
 		return false;
 	struct elab *e = elab_new(s);
+	struct diag_mark quiet;
 	e->listing = true;
 	/* A pattern that matches nothing is not an error to explain: the
 	 * listing is just empty (and the exit status 1). */
-	bool quiet = s->diag.quiet;
-	int errors = s->diag.errors;
-	s->diag.quiet = true;
+	diag_hold(&s->diag, &quiet);
 	for (int i = 0; i < s->user_file->items.n; i++)
 		if (s->user_file->items.v[i]->kind == N_PROBE)
 			elab_derive_probe(e, s->user_file->items.v[i]);
-	s->diag.quiet = quiet;
-	s->diag.errors = errors;
+	diag_release(&s->diag, &quiet, false);
 	*out = e;
 	return true;
 }
@@ -94,23 +92,24 @@ bool
 pass_list(struct session *s)
 {
 	struct elab *e;
+	struct diag_mark quiet;
 
 	if (!elaborate_pattern(s, &e))
 		return false;
+	/* Types of alias locals need the bodies resolved; a body the target
+	 * cannot support, or a probe whose variables cannot be described,
+	 * does not stop the listing. */
+	diag_hold(&s->diag, &quiet);
 	if (s->opts.list_vars) {
-		/* Types of alias locals need the bodies resolved; a body the
-		 * target cannot support does not stop the listing. */
-		bool quiet = s->diag.quiet;
-		s->diag.quiet = true;
 		resolve_program(e);
 		types_infer(e);
-		s->diag.quiet = quiet;
 	}
 	struct program *p = e->prog;
 	struct line *lines = arena_alloc(s->arena, sizeof(*lines) *
 					 (size_t)(p->nprobes + 1));
 	for (int i = 0; i < p->nprobes; i++)
 		lines[i].text = describe(e, p->probes[i], s->opts.list_vars);
+	diag_release(&s->diag, &quiet, false);
 	if (p->nprobes)
 		qsort(lines, (size_t)p->nprobes, sizeof(*lines), compare_lines);
 	for (int i = 0; i < p->nprobes; i++)

@@ -18,6 +18,7 @@
 #endif
 
 #include "translator/driver/options.h"
+#include "translator/common/diag_registry.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -111,6 +112,7 @@ enum {
 	OPT_DUMP_PROBE_TYPES,
 	OPT_DUMP_PROBE_ALIASES,
 	OPT_LDD,
+	OPT_EXPLAIN,
 };
 
 /* Leading '-': non-options come back in order as code 1, so the script file
@@ -129,6 +131,7 @@ static const struct option long_options[] = {
 	{ "dump-probe-types", no_argument, NULL, OPT_DUMP_PROBE_TYPES },
 	{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_PROBE_ALIASES },
 	{ "ldd", no_argument, NULL, OPT_LDD },
+	{ "explain", required_argument, NULL, OPT_EXPLAIN },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -139,6 +142,7 @@ struct parse_state {
 	int args_cap, include_cap, define_cap, global_cap, sym_file_cap;
 	int script_sources;	/* -e, -l, -L seen: at most one allowed */
 	bool want_help, want_version;
+	const char *explain_id;	/* --explain ID */
 };
 
 void
@@ -522,6 +526,7 @@ handle_option(struct parse_state *ps, int c, const char *arg)
 	case 'B': return opt_make_option(ps, arg);
 	case 'h': ps->want_help = true; return true;
 	case 'V': ps->want_version = true; return true;
+	case OPT_EXPLAIN: ps->explain_id = arg; return true;
 	case OPT_VM: o->vm = true; return true;
 	case OPT_TARGET: return opt_target(ps, arg);
 	case OPT_COMPATIBLE: return opt_compatible(ps, arg);
@@ -558,10 +563,20 @@ check_combinations(struct parse_state *ps)
 	return true;
 }
 
+/* --explain ID: the table's text for ID on stdout. */
+static bool
+explain(struct session *s, const char *id)
+{
+	if (diag_explain(stdout, id))
+		return true;
+	diag_fatal_noloc(&s->diag, "'%s' is not a diagnostic id; ids are printed in brackets after a message, like [E_NO_MATCH]", id);
+	return false;
+}
+
 static void
 print_usage_hint(struct session *s)
 {
-	if (!s->diag.quiet && s->diag.out)
+	if (s->diag.out)
 		fputs("Try 'tapc --help' for the list of options.\n",
 		      s->diag.out);
 }
@@ -620,6 +635,10 @@ options_parse(struct session *s, int argc, char **argv, int *exit_code)
 	if (ps.want_version) {
 		options_print_version(stdout);
 		*exit_code = 0;
+		return false;
+	}
+	if (ps.explain_id) {
+		*exit_code = explain(s, ps.explain_id) ? 0 : 1;
 		return false;
 	}
 	take_script_file(&ps);
@@ -688,6 +707,7 @@ static const char help_text[] =
 "   or: tapc [OPTIONS] -l PROBE             list probe points matching PROBE\n"
 "   or: tapc [OPTIONS] -L PROBE             ... with their context variables\n"
 "   or: tapc --dump-functions | --dump-probe-types | --dump-probe-aliases\n"
+"   or: tapc --explain ID                   explain diagnostic ID, e.g. E_TYPE\n"
 "\n"
 "ARGS are the script's $1..$N (as numbers) and @1..@N (as strings).\n"
 "\n"
@@ -737,6 +757,8 @@ static const char help_text[] =
 "\n"
 "Other:\n"
 "  --                    end of tapc's options; what follows goes to the script\n"
+"  --explain ID          explain diagnostic ID (the [E_...] or [W_...] after a\n"
+"                        message): its meaning, a typical cause, the fix\n"
 "  -h, --help            print this help and exit\n"
 "  -V, --version         print the version and enabled features and exit\n"
 "\n"

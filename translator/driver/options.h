@@ -23,8 +23,9 @@ void options_init(struct options *o);
  * -w and -W are also copied into s->diag.
  *
  * Returns true when the driver should go on. Returns false when it should
- * exit with *exit_code: 0 after --help or --version (printed on stdout), 1
- * after a usage error (already reported, with a hint to try --help).
+ * exit with *exit_code: 0 after --help, --version or --explain ID (printed
+ * on stdout), 1 after a usage error or an unknown --explain id (already
+ * reported; a usage error with a hint to try --help).
  */
 bool options_parse(struct session *s, int argc, char **argv, int *exit_code);
 

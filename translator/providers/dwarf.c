@@ -34,6 +34,7 @@
  * Must not: hand out load addresses, or claim kernel.* points when there
  * is no debug vmlinux.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,16 +78,20 @@ dwarf_claims(const struct node *point)
 	       (pp_is(point, 1, "function") || pp_is(point, 1, "statement"));
 }
 
+static int fail(struct elab *e, struct node *point, const char *id,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 static int
-fail(struct elab *e, struct node *point, const char *id, const char *fmt,
-     const char *arg)
+fail(struct elab *e, struct node *point, const char *id, const char *fmt, ...)
 {
 	char msg[1024];
+	va_list ap;
 
-	snprintf(msg, sizeof(msg), fmt, arg);
-	if (!e->listing)
-		diag_error(&e->s->diag, point->loc, id, "probe point '%s': %s",
-			   pp_to_string(e->s->arena, point), msg);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diag_error(&e->s->diag, point->loc, id, "probe point '%s': %s",
+		   pp_to_string(e->s->arena, point), msg);
 	return -1;
 }
 
@@ -190,7 +195,7 @@ add_site(const struct dw_site *s, void *ctx)
 		m->found[m->nfound++] = s;
 	}
 	if (m->count >= DWARF_MAX_EXPANSION) {
-		if (!m->capped && !e->listing)
+		if (!m->capped)
 			diag_warning(&e->s->diag, m->point->loc, "W_TOO_MANY_PROBES",
 				     "'%s' matches more than %d probe sites; only the first %d are probed",
 				     pp_to_string(e->s->arena, m->point),
@@ -310,9 +315,9 @@ match_dwarf_file(struct match_ctx *m, struct dw_query *q, bool statement,
 	if (!m->file)
 		return fail(e, m->point, "E_NO_DEBUGINFO", "%s", err);
 	m->path = dw_path(m->file);
-	if (e->s->opts.verbose && !e->listing)
-		fprintf(stderr, "tapc: %s: DWARF from %s\n",
-			pp_to_string(e->s->arena, m->point), dw_path(m->file));
+	if (e->s->opts.verbose)
+		diag_info(&e->s->diag, "%s: DWARF from %s",
+			  pp_to_string(e->s->arena, m->point), dw_path(m->file));
 	int n = match_sites(m, q, statement);
 	int before, after;
 	if (n == 0 && statement && !q->every_line && !q->line_hi &&
@@ -438,10 +443,10 @@ match_indexed_module(struct elab *e, struct node *point, struct dw_query *q,
 	char err[256];
 	const struct btf *btf = kernel_module_btf_file(kt, km->name, km->path,
 						      err, sizeof(err));
-	if (e->s->opts.verbose && !e->listing)
-		fprintf(stderr, "tapc: %s: module %s: no DWARF; functions from its symbol table, types from %s\n",
-			pp_to_string(e->s->arena, point), km->name,
-			btf ? btf_source(btf) : "nowhere (no BTF)");
+	if (e->s->opts.verbose)
+		diag_info(&e->s->diag, "%s: module %s: no DWARF; functions from its symbol table, types from %s",
+			  pp_to_string(e->s->arena, point), km->name,
+			  btf ? btf_source(btf) : "nowhere (no BTF)");
 	return kfunc_match_module(e, point, km->name, display, btf,
 				  arena_strdup(e->s->arena, err), km->funcs,
 				  km->nfuncs, q->func);
@@ -500,11 +505,10 @@ match_module_wildcard(struct elab *e, struct node *point, struct dw_query *q,
 		}
 		total += n;
 		if (total >= DWARF_MAX_EXPANSION) {
-			if (!e->listing)
-				diag_warning(&e->s->diag, point->loc, "W_TOO_MANY_PROBES",
-					     "'%s' matches more than %d probe sites; only the first %d are probed",
-					     pp_to_string(e->s->arena, point),
-					     DWARF_MAX_EXPANSION, DWARF_MAX_EXPANSION);
+			diag_warning(&e->s->diag, point->loc, "W_TOO_MANY_PROBES",
+				     "'%s' matches more than %d probe sites; only the first %d are probed",
+				     pp_to_string(e->s->arena, point),
+				     DWARF_MAX_EXPANSION, DWARF_MAX_EXPANSION);
 			break;
 		}
 	}
@@ -598,7 +602,7 @@ dwarf_match(struct elab *e, struct node *point)
 		return fail(e, point, "E_BAD_PROBE_POINT", "%s",
 			    "expected \"FUNCTION[@FILE[:LINE[-LINE]|+OFFSET]]\"");
 	}
-	if (q.relative && !statement && !e->listing)
+	if (q.relative && !statement)
 		diag_warning(&e->s->diag, point->loc, "W_FUNCTION_LINE",
 			     "for probing a particular line, use a .statement() probe, not .function()");
 	if (is_module)

@@ -205,13 +205,13 @@ kfunc_match(struct elab *e, struct node *point)
 			   "cannot list kernel functions for '%s': %s", pattern, err);
 		return -1;
 	}
-	if (e->s->opts.verbose && !e->listing) {
+	if (e->s->opts.verbose) {
 		if (k.btf)
-			fprintf(stderr, "tapc: %s: no DWARF; parameters and types from BTF (%s)\n",
-				pp_to_string(e->s->arena, point), btf_source(k.btf));
+			diag_info(&e->s->diag, "%s: no DWARF; parameters and types from BTF (%s)",
+				  pp_to_string(e->s->arena, point), btf_source(k.btf));
 		else
-			fprintf(stderr, "tapc: %s: no DWARF and no BTF (%s): no parameters\n",
-				pp_to_string(e->s->arena, point), k.btf_err);
+			diag_info(&e->s->diag, "%s: no DWARF and no BTF (%s): no parameters",
+				  pp_to_string(e->s->arena, point), k.btf_err);
 	}
 	ksym_foreach(t, pattern, 0, add_function, &k);
 	return k.count;

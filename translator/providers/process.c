@@ -651,10 +651,9 @@ match_event(struct elab *e, struct node *point, const struct process_shape *k)
 	/* every process on the system: as stap, only when asked for */
 	if (!k->path && !k->pid && !o->guru && !o->target_command &&
 	    !o->target_pid) {
-		if (!e->listing)
-			diag_error(&e->s->diag, point->loc, "E_PROCESS_PATH",
-				   "probe point '%s' names no program or process: it would fire for every process; write process(\"PATH\") or process(PID), give -c CMD or -x PID, or use guru mode (-g)",
-				   pp_to_string(e->s->arena, point));
+		diag_error(&e->s->diag, point->loc, "E_PROCESS_PATH",
+			   "probe point '%s' names no program or process: it would fire for every process; write process(\"PATH\") or process(PID), give -c CMD or -x PID, or use guru mode (-g)",
+			   pp_to_string(e->s->arena, point));
 		return -1;
 	}
 	static const char *const names[] = {
@@ -687,10 +686,9 @@ process_match(struct elab *e, struct node *point)
 	struct elf_image *im;
 
 	if (pp_is(point, 1, "insn") || pp_is(point, 2, "insn")) {
-		if (!e->listing)
-			diag_error(&e->s->diag, point->loc, "E_UNSUPPORTED_PROBE",
-				   "probe point '%s' is not supported: single-stepping every instruction (.insn, .insn.block) needs utrace, which mainline kernels do not have (SystemTap cannot on them either)",
-				   pp_to_string(e->s->arena, point));
+		diag_error(&e->s->diag, point->loc, "E_UNSUPPORTED_PROBE",
+			   "probe point '%s' is not supported: single-stepping every instruction (.insn, .insn.block) needs utrace, which mainline kernels do not have (SystemTap cannot on them either)",
+			   pp_to_string(e->s->arena, point));
 		return -1;
 	}
 	if (!parse_shape(point, &k)) {
@@ -813,7 +811,7 @@ process_list(struct elab *e, struct derived_probe *dp,
 		return 0;
 	if (pd->dwarf)
 		return process_dwarf_list(e, pd->dwarf, out);
-	if (pd->function && !pd->mark && !e->listing)
+	if (pd->function && !pd->mark)
 		diag_hint(&e->s->diag, "%s has no DWARF for %s(): $variables of user programs need it (build with -g); int_arg(N), pointer_arg(N) & co read arguments by position",
 			  pd->path, pd->function);
 	*out = arena_alloc(e->s->arena, (size_t)(pd->nargs + 1) * sizeof(**out));

@@ -46,10 +46,9 @@ unsupported_match(struct elab *e, struct node *point)
 {
 	int f = family_of(point);
 
-	if (!e->listing)
-		diag_error(&e->s->diag, point->loc, "E_UNSUPPORTED_PROBE",
-			   "probe point '%s' is not supported yet (%s)",
-			   pp_to_string(e->s->arena, point), families[f].what);
+	diag_error(&e->s->diag, point->loc, "E_UNSUPPORTED_PROBE",
+		   "probe point '%s' is not supported yet (%s)",
+		   pp_to_string(e->s->arena, point), families[f].what);
 	return -1;
 }
 

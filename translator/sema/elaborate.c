@@ -80,8 +80,7 @@ elab_kernel(struct elab *e, struct loc at)
 {
 	if (e->s->kernel)
 		return e->s->kernel;
-	if (!e->listing)
-		diag_error(&e->s->diag, at, "E_NO_KERNEL",
+	diag_error(&e->s->diag, at, "E_NO_KERNEL",
 			   "no kernel to resolve this probe point against (%s)",
 			   e->s->opts.kernel_release ? e->s->opts.kernel_release :
 			   "the running kernel has no /lib/modules build tree");
@@ -274,12 +273,9 @@ expand_by_provider(struct elab *e, struct node *pt)
 	if (!p) {
 		if (e->cur_optional)
 			return 0;	/* `nosuch.point ?` drops quietly */
-		if (!e->listing) {
-			diag_error(&e->s->diag, pt->loc, "E_UNKNOWN_PROBE",
-				   "unknown probe point '%s'",
-				   pp_to_string(A(e), pt));
-			hint_probe_point(e, pt);
-		}
+		diag_error(&e->s->diag, pt->loc, "E_UNKNOWN_PROBE",
+			   "unknown probe point '%s'", pp_to_string(A(e), pt));
+		hint_probe_point(e, pt);
 		return -1;
 	}
 	return p->match(e, pt);
@@ -294,60 +290,39 @@ struct glob_failure {
 	int errors;
 };
 
-/* Errors held back while an optional expansion is tried: what it says
- * goes to a memory stream, and when it fails its errors are uncounted
- * and the probes it had made are dropped. */
-struct held_diag {
-	struct diag saved;
+/* An expansion tried speculatively: what it reports is held (diag_hold),
+ * and when it fails its errors are uncounted and the probes it had made
+ * are dropped. */
+struct trial {
+	struct diag_mark mark;
 	int nprobes;
-	char *text;
-	size_t len;
-	FILE *stream;
 };
 
 static void
-hold_diag(struct elab *e, struct held_diag *h)
+trial_start(struct elab *e, struct trial *t)
 {
-	struct diag *d = &e->s->diag;
-
-	h->saved = *d;
-	h->nprobes = e->prog->nprobes;
-	h->text = NULL;
-	h->len = 0;
-	h->stream = d->out ? open_memstream(&h->text, &h->len) : NULL;
-	if (h->stream)
-		d->out = h->stream;
+	t->nprobes = e->prog->nprobes;
+	diag_hold(&e->s->diag, &t->mark);
 }
 
-/* The end of hold_diag(): `k` as the expansion returned it, or -1 when
+/* The end of trial_start(): `k` as the expansion returned it, or -1 when
  * it failed (k < 0 or an error); then `failure`, if given, keeps what it
  * said. What a success said (warnings) is passed on. */
 static int
-release_diag(struct elab *e, struct held_diag *h, int k,
-	     struct glob_failure *failure)
+trial_end(struct elab *e, struct trial *t, int k,
+	  struct glob_failure *failure)
 {
 	struct diag *d = &e->s->diag;
+	bool failed = k < 0 || diag_held_errors(d, &t->mark) > 0;
 
-	if (h->stream) {
-		fclose(h->stream);
-		d->out = h->saved.out;
+	if (failed && failure) {
+		failure->errors = diag_held_errors(d, &t->mark);
+		failure->text = arena_strdup(A(e), diag_held_text(&t->mark));
 	}
-	if (k < 0 || d->errors > h->saved.errors) {
-		if (failure) {
-			failure->errors = d->errors - h->saved.errors;
-			failure->text = h->text ? arena_strdup(A(e), h->text)
-						: NULL;
-		}
-		e->prog->nprobes = h->nprobes;
-		d->errors = h->saved.errors;
-		d->last_error = h->saved.last_error;
-		d->last_id = h->saved.last_id;
-		k = -1;
-	} else if (h->text) {
-		fputs(h->text, d->out);
-	}
-	free(h->text);
-	return k;
+	diag_release(d, &t->mark, !failed);
+	if (failed)
+		e->prog->nprobes = t->nprobes;
+	return failed ? -1 : k;
 }
 
 /* One expansion of a wildcard point. As in SystemTap each is optional:
@@ -358,11 +333,11 @@ static int
 expand_glob_match(struct elab *e, struct pp_glob_match *m,
 		  struct glob_failure *failure)
 {
-	struct held_diag held;
+	struct trial trial;
 	bool optional = e->cur_optional;
 	bool point_optional = m->point->u.point.optional;
 
-	hold_diag(e, &held);
+	trial_start(e, &trial);
 	e->cur_optional = true;
 	m->point->u.point.optional = true;
 	int k = m->alias ? expand_alias_named(e, m->point, m->alias,
@@ -370,7 +345,7 @@ expand_glob_match(struct elab *e, struct pp_glob_match *m,
 			   expand_by_provider(e, m->point);
 	e->cur_optional = optional;
 	m->point->u.point.optional = point_optional;
-	return release_diag(e, &held, k, failure);
+	return trial_end(e, &trial, k, failure);
 }
 
 static const char *
@@ -430,9 +405,7 @@ expand_glob(struct elab *e, struct node *pt)
 	 * the first one's errors say why; else matching nothing is the
 	 * news */
 	if (failed == n && first.errors) {
-		if (first.text && e->s->diag.out)
-			fputs(first.text, e->s->diag.out);
-		e->s->diag.errors += first.errors;
+		diag_replay(&e->s->diag, first.text, first.errors);
 		return -1;
 	}
 	diag_error(&e->s->diag, pt->loc, "E_NO_MATCH",
@@ -468,16 +441,20 @@ expand_point(struct elab *e, struct node *pt)
 static int
 expand_optional(struct elab *e, struct node *pt)
 {
-	struct held_diag held;
+	struct trial trial;
 	struct glob_failure why = { 0 };
 
-	hold_diag(e, &held);
-	int n = release_diag(e, &held, expand_point(e, pt), &why);
+	trial_start(e, &trial);
+	int n = trial_end(e, &trial, expand_point(e, pt), &why);
 	if (n >= 0)
 		return n;
-	if (e->s->opts.verbose && why.text)
-		fprintf(stderr, "tapc: optional probe point '%s' dropped:\n%s",
-			e->cur_written, why.text);
+	if (e->s->opts.verbose && why.text) {
+		int len = (int)strlen(why.text);
+		if (len > 0 && why.text[len - 1] == '\n')
+			len--;	/* diag_info() ends the line */
+		diag_info(&e->s->diag, "optional probe point '%s' dropped:%s%.*s",
+			  e->cur_written, len ? "\n" : "", len, why.text);
+	}
 	return 0;
 }
 
@@ -505,10 +482,9 @@ elab_derive_probe(struct elab *e, struct node *probe)
 			continue;
 		}
 		if (n == 0 && !pt->u.point.optional && !pt->u.point.sufficient) {
-			if (!e->listing)
-				diag_error(&e->s->diag, pt->loc, "E_NO_MATCH",
-					   "probe point '%s' matches nothing",
-					   e->cur_written);
+			diag_error(&e->s->diag, pt->loc, "E_NO_MATCH",
+				   "probe point '%s' matches nothing",
+				   e->cur_written);
 			ok = false;
 		}
 		if (n > 0 && pt->u.point.sufficient)

@@ -207,16 +207,16 @@ binds_quietly(struct elab *e, struct derived_probe *dp,
 	      struct context_var *cv, struct node *n)
 {
 	struct diag *d = &e->s->diag;
-	struct diag saved = *d;
+	struct diag_mark quiet;
 	struct node copy = *n;
 	bool ok;
 
-	d->quiet = true;
+	diag_hold(d, &quiet);
 	ok = n->kind == N_CAST ? target_bind_cast(e, &copy)
 	     : n->kind == N_ATVAR ? target_bind_atvar(e, dp, &copy)
 			       : target_bind_access(e, cv, &copy);
-	ok = ok && d->errors == saved.errors;
-	*d = saved;
+	ok = ok && diag_held_errors(d, &quiet) == 0;
+	diag_release(d, &quiet, false);
 	return ok;
 }
 

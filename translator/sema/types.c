@@ -246,18 +246,17 @@ autocast_walk(struct typer *t, struct node *n, const struct ta_vtype *v,
 	      bool quiet)
 {
 	struct diag *d = D(t);
-	struct diag saved = *d;
+	struct diag_mark held;
 	struct ta_access *a;
 
 	if (quiet)
-		d->quiet = true;
+		diag_hold(d, &held);
 	a = tw_walk_value(t->e, v, n->u.autocast.operand, &n->u.autocast.path,
 			  operand_text(t, n->u.autocast.operand), n->loc);
 	if (quiet) {
-		bool failed = d->errors != saved.errors;
-		*d = saved;
-		if (failed)
+		if (diag_held_errors(d, &held))
 			a = NULL;
+		diag_release(d, &held, false);
 	}
 	return a;
 }
