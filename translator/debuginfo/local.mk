@@ -11,6 +11,8 @@ translator_debuginfo_libtapdebuginfo_a_SOURCES = \
 	translator/debuginfo/btf_vmlinuz.c \
 	translator/debuginfo/btf_types.c \
 	translator/debuginfo/btf_render.c \
+	translator/debuginfo/zfile.h \
+	translator/debuginfo/zfile.c \
 	translator/debuginfo/cache_dir.h \
 	translator/debuginfo/cache_dir.c \
 	translator/debuginfo/tracepoints.h \
@@ -41,11 +43,11 @@ translator_debuginfo_libtapdebuginfo_a_SOURCES = \
 	translator/debuginfo/sdt.h \
 	translator/debuginfo/sdt.c
 translator_debuginfo_libtapdebuginfo_a_CPPFLAGS = $(AM_CPPFLAGS) \
-	$(LIBDW_CFLAGS) $(LIBELF_CFLAGS)
+	$(LIBDW_CFLAGS) $(LIBELF_CFLAGS) $(LIBZSTD_CFLAGS) $(ZLIB_CFLAGS)
 
 ## What a program linking the library adds to its LDADD.
 DEBUGINFO_LIBS = translator/debuginfo/libtapdebuginfo.a \
-	$(LIBDW_LIBS) $(LIBELF_LIBS) $(LZMA_LIBS)
+	$(LIBDW_LIBS) $(LIBELF_LIBS) $(LZMA_LIBS) $(LIBZSTD_LIBS) $(ZLIB_LIBS)
 
 noinst_PROGRAMS += translator/debuginfo/btfdump translator/debuginfo/dwdump
 translator_debuginfo_dwdump_SOURCES = translator/debuginfo/dwdump.c
