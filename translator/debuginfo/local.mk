@@ -1,13 +1,15 @@
-## translator/debuginfo/local.mk -- where kernel facts come from: the BTF
-## reader, tracepoint table, function names and target-kernel facts, built
-## as one library the translator links; plus btfdump (a developer CLI) and
-## the BTF loading benchmark.  Included from translator/local.mk.
+## translator/debuginfo/local.mk -- where kernel facts come from: BTF
+## (through libbpf), compressed files, the tracepoint table, function
+## names and target-kernel facts, built as one library the translator
+## links; plus btfdump (a developer CLI) and the BTF loading benchmark.
+## Included from translator/local.mk.
 
 noinst_LIBRARIES += translator/debuginfo/libtapdebuginfo.a
 translator_debuginfo_libtapdebuginfo_a_SOURCES = \
 	translator/debuginfo/btf.h \
 	translator/debuginfo/btf_internal.h \
 	translator/debuginfo/btf_load.c \
+	translator/debuginfo/btf_index.c \
 	translator/debuginfo/btf_vmlinuz.c \
 	translator/debuginfo/btf_types.c \
 	translator/debuginfo/btf_render.c \
@@ -43,11 +45,13 @@ translator_debuginfo_libtapdebuginfo_a_SOURCES = \
 	translator/debuginfo/sdt.h \
 	translator/debuginfo/sdt.c
 translator_debuginfo_libtapdebuginfo_a_CPPFLAGS = $(AM_CPPFLAGS) \
-	$(LIBDW_CFLAGS) $(LIBELF_CFLAGS) $(LIBZSTD_CFLAGS) $(ZLIB_CFLAGS)
+	$(LIBDW_CFLAGS) $(LIBELF_CFLAGS) $(LIBBPF_CFLAGS) $(LIBZSTD_CFLAGS) \
+	$(ZLIB_CFLAGS)
 
 ## What a program linking the library adds to its LDADD.
 DEBUGINFO_LIBS = translator/debuginfo/libtapdebuginfo.a \
-	$(LIBDW_LIBS) $(LIBELF_LIBS) $(LZMA_LIBS) $(LIBZSTD_LIBS) $(ZLIB_LIBS)
+	$(LIBBPF_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(LZMA_LIBS) \
+	$(LIBZSTD_LIBS) $(ZLIB_LIBS)
 
 noinst_PROGRAMS += translator/debuginfo/btfdump translator/debuginfo/dwdump
 translator_debuginfo_dwdump_SOURCES = translator/debuginfo/dwdump.c
