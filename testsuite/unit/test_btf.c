@@ -12,6 +12,7 @@
 #define _GNU_SOURCE	/* asprintf */
 #include "translator/debuginfo/btf.h"
 #include "translator/debuginfo/kernel.h"
+#include "translator/debuginfo/zfile.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #ifndef TAPC_BUILDDIR
 #define TAPC_BUILDDIR "."
@@ -533,6 +535,55 @@ START_TEST(kernel_cache_roundtrip)
 }
 END_TEST
 
+/* A module's split BTF from its file as installed (.ko or .ko.xz) and
+ * from the same module recompressed with zstd (other distributions ship
+ * .ko.zst). */
+START_TEST(kernel_module_compressed)
+{
+	char *xz = NULL, *image, zst[] = "/tmp/tapc-btf-modXXXXXX";
+	char err[BTF_ERRLEN];
+	size_t size, cap, n;
+	void *packed;
+	struct btf *a, *b;
+	FILE *f;
+
+	ck_assert(asprintf(&xz, "/lib/modules/%s/kernel/fs/ext4/ext4.ko",
+			   installed_release) > 0);
+	if (access(xz, R_OK) != 0) {
+		free(xz);
+		ck_assert(asprintf(&xz, "/lib/modules/%s/kernel/fs/ext4/ext4.ko.xz",
+				   installed_release) > 0);
+	}
+	if (access(xz, R_OK) != 0) {
+		printf("test_btf: no %s: skipping the compressed module test\n", xz);
+		free(xz);
+		return;
+	}
+	ck_assert_msg(zfile_read(xz, &image, &size, err, sizeof(err)), "%s", err);
+	packed = malloc(cap = ZSTD_compressBound(size));
+	n = ZSTD_compress(packed, cap, image, size, 1);
+	ck_assert(!ZSTD_isError(n));
+	f = fdopen(mkstemp(zst), "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(packed, 1, n, f), n);
+	fclose(f);
+	a = btf_load_module(xz, kbtf, err, sizeof(err));
+	ck_assert_msg(a != NULL, "%s", err);
+	b = btf_load_module(zst, kbtf, err, sizeof(err));
+	ck_assert_msg(b != NULL, "%s", err);
+	ck_assert_uint_gt(btf__type_cnt(a), btf_first_id(a));
+	ck_assert_uint_eq(btf__type_cnt(a), btf__type_cnt(b));
+	ck_assert_uint_ne(btf_find(b, "ext4_file_open", BTF_KIND_FUNC), BTF_NONE);
+	ck_assert_str_eq(btf_source(b), zst);
+	btf_free(a);
+	btf_free(b);
+	unlink(zst);
+	free(packed);
+	free(image);
+	free(xz);
+}
+END_TEST
+
 START_TEST(running_kernel_sysfs)
 {
 	char err[BTF_ERRLEN];
@@ -582,6 +633,7 @@ btf_suite(void)
 		tcase_add_test(tc, kernel_render_cases);
 		tcase_add_test(tc, kernel_anonymous_members);
 		tcase_add_test(tc, kernel_cache_roundtrip);
+		tcase_add_test(tc, kernel_module_compressed);
 		tcase_set_timeout(tc, 60);
 		suite_add_tcase(s, tc);
 	} else {
