@@ -65,7 +65,7 @@ bench_raw(void)
 			printf("raw: %s\n", err);
 			return;
 		}
-		snprintf(extra, sizeof(extra), "%u types", btf_type_count(btf));
+		snprintf(extra, sizeof(extra), "%u types", btf__type_cnt(btf));
 		btf_free(btf);
 	}
 	report("raw /sys/kernel/btf/vmlinux", t, RUNS, extra);

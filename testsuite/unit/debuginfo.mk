@@ -13,7 +13,8 @@ DEBUGINFO_UNIT_TESTS = \
 	testsuite/unit/test_dwarf \
 	testsuite/unit/test_kmod_index \
 	testsuite/unit/test_header_types \
-	testsuite/unit/test_cache
+	testsuite/unit/test_cache \
+	testsuite/unit/test_zfile
 
 check_PROGRAMS += $(DEBUGINFO_UNIT_TESTS)
 TESTS += $(DEBUGINFO_UNIT_TESTS)
@@ -49,6 +50,10 @@ testsuite_unit_test_kmod_index_LDADD = $(DEBUGINFO_UNIT_LDADD)
 testsuite_unit_test_header_types_SOURCES = testsuite/unit/test_header_types.c
 testsuite_unit_test_header_types_CFLAGS = $(DEBUGINFO_UNIT_CFLAGS)
 testsuite_unit_test_header_types_LDADD = $(DEBUGINFO_UNIT_LDADD)
+
+testsuite_unit_test_zfile_SOURCES = testsuite/unit/test_zfile.c
+testsuite_unit_test_zfile_CFLAGS = $(DEBUGINFO_UNIT_CFLAGS)
+testsuite_unit_test_zfile_LDADD = $(DEBUGINFO_UNIT_LDADD)
 
 CLEANFILES += testsuite/unit/btf-cache/*
 endif

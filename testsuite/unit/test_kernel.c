@@ -395,14 +395,14 @@ START_TEST(installed_module_btf)
 	ck_assert_msg(base != NULL, "%s", err);
 	mod = kernel_module_btf(kt, name, err, sizeof(err));
 	ck_assert_msg(mod != NULL, "%s: %s", name, err);
-	ck_assert_ptr_eq(btf_base(mod), base);
-	ck_assert_uint_eq(btf_first_id(mod), btf_type_count(base));
-	ck_assert_uint_gt(btf_type_count(mod), btf_first_id(mod));
+	ck_assert_ptr_eq(btf__base_btf(mod), base);
+	ck_assert_uint_eq(btf_first_id(mod), btf__type_cnt(base));
+	ck_assert_uint_gt(btf__type_cnt(mod), btf_first_id(mod));
 	/* Base types are reachable through the module's handle. */
 	ck_assert_uint_eq(btf_find(mod, "task_struct", BTF_KIND_STRUCT),
 			  btf_find(base, "task_struct", BTF_KIND_STRUCT));
-	for (id = btf_first_id(mod); id < btf_type_count(mod); id++)
-		funcs += btf_kind(mod, id) == BTF_KIND_FUNC;
+	for (id = btf_first_id(mod); id < btf__type_cnt(mod); id++)
+		funcs += btf_kind_of(mod, id) == BTF_KIND_FUNC;
 	ck_assert_uint_gt(funcs, 0);
 	ck_assert_ptr_eq(kernel_module_btf(kt, name, err, sizeof(err)), mod);
 	ck_assert_ptr_null(kernel_module_btf(kt, "no_such_module_xyz", err, sizeof(err)));

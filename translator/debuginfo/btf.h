@@ -1,63 +1,39 @@
-/* btf.h -- a reader for the kernel's BPF Type Format (BTF).
+/* btf.h -- the kernel's BPF Type Format (BTF), read through libbpf.
  *
- * Loads BTF from a raw blob (/sys/kernel/btf/vmlinux), from the .BTF section
- * of an ELF image (a vmlinux), or from a compressed kernel image
- * (/boot/vmlinuz-KREL, whose xz payload is extracted and cached), and answers
- * the questions the translator asks about kernel types: find a type by name
- * and kind, see through typedef/const/volatile, size it, list the members of a
- * struct, the parameters of a function, and print a type as C text.
+ * libbpf parses BTF; the handle is its `struct btf` and the kind numbers
+ * are its BTF_KIND_* (from <linux/btf.h>, which <bpf/btf.h> includes).
+ * This header adds what the translator needs on top: loading from the
+ * places kernels keep BTF (/sys/kernel/btf, the .BTF section of an ELF
+ * file, the compressed vmlinux inside /boot/vmlinuz-KREL, a module's .ko,
+ * .ko.xz, .ko.zst or .ko.gz), a check that every reference in the data
+ * resolves (so a corrupt file is refused with a message, never a crash),
+ * where a handle came from for messages, a name index, and the questions
+ * the translator asks by type id: see through typedefs, size, integer
+ * encoding, struct members found the way C finds them (through anonymous
+ * members), function parameters, and a type printed as C text.
  *
- * Everything hangs off one handle, `struct btf`: it owns the data and the
- * index, is read-only after loading, and is released with btf_free().  Loading
- * validates the whole blob (every record and every type reference is
- * bounds-checked), so a corrupt or truncated file gives an error message, never
- * a crash; queries take any type id and answer "no" for ids out of range.
+ * Queries take any type id: an id out of range answers "no".  Errors are
+ * reported as a message in a caller-supplied buffer (`char *err, size_t
+ * errlen`); no function prints or exits.  Type ids are uint32_t; id 0 is
+ * `void`, and "not found" is also 0 (BTF_NONE), which is fine because no
+ * lookup ever means to return void.
  *
- * Errors are reported as a message in a caller-supplied buffer
- * (`char *err, size_t errlen`); no function prints or exits.
- *
- * Type ids are uint32_t; id 0 is `void`, and "not found" is also 0 (BTF_NONE),
- * which is fine because no lookup ever means to return void.
- *
- * Do not include <linux/btf.h> together with this header: the kind names are
- * the same.
+ * Handles from this header are released with btf_free(), which also drops
+ * what this layer keeps about them.
  */
 #ifndef TAPC_DEBUGINFO_BTF_H
 #define TAPC_DEBUGINFO_BTF_H
 
+#include <bpf/btf.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-struct btf;
-
 #define BTF_NONE 0u
 #define BTF_ERRLEN 256	/* a good size for the err buffers below */
 
-enum btf_kind {
-	BTF_KIND_VOID = 0,	/* id 0 only ("UNKN" in the kernel) */
-	BTF_KIND_INT = 1,
-	BTF_KIND_PTR = 2,
-	BTF_KIND_ARRAY = 3,
-	BTF_KIND_STRUCT = 4,
-	BTF_KIND_UNION = 5,
-	BTF_KIND_ENUM = 6,
-	BTF_KIND_FWD = 7,
-	BTF_KIND_TYPEDEF = 8,
-	BTF_KIND_VOLATILE = 9,
-	BTF_KIND_CONST = 10,
-	BTF_KIND_RESTRICT = 11,
-	BTF_KIND_FUNC = 12,
-	BTF_KIND_FUNC_PROTO = 13,
-	BTF_KIND_VAR = 14,
-	BTF_KIND_DATASEC = 15,
-	BTF_KIND_FLOAT = 16,
-	BTF_KIND_DECL_TAG = 17,
-	BTF_KIND_TYPE_TAG = 18,
-	BTF_KIND_ENUM64 = 19,
-	BTF_KIND_MAX = 19,
-	BTF_KIND_ANY = 0xff	/* lookup wildcard for btf_find() */
-};
+/* A kind for btf_find() meaning "any kind"; not a kind BTF has. */
+#define BTF_KIND_ANY (-1)
 
 /* ---- loading ---------------------------------------------------------- */
 
@@ -75,9 +51,9 @@ btf_load_raw(const char *path, char *err, size_t errlen);
 struct btf *
 btf_load_elf(const char *path, char *err, size_t errlen);
 
-/* A bzImage (/boot/vmlinuz-KREL): the xz-compressed vmlinux inside is
- * extracted, its .BTF read, and the result cached (keyed by path, mtime and
- * size) because decompression takes most of a second. */
+/* A bzImage (/boot/vmlinuz-KREL): the compressed vmlinux inside is
+ * extracted, its .BTF read, and the result cached (keyed by path, mtime
+ * and size) because decompression takes most of a second. */
 struct btf *
 btf_load_vmlinuz(const char *path, const struct btf_load_opts *opts,
 		 char *err, size_t errlen);
@@ -89,48 +65,41 @@ btf_load_path(const char *path, const struct btf_load_opts *opts,
 
 /* A kernel module's BTF, which is split BTF continuing `base` (the
  * vmlinux BTF, which must outlive it): raw (/sys/kernel/btf/MODULE), or
- * the .BTF of a .ko, or of an xz-compressed .ko.xz.  Type ids below
- * btf_first_id() and all lookups fall through to the base. */
+ * the .BTF of a .ko, compressed or not.  Type ids below btf_first_id()
+ * and all lookups fall through to the base. */
 struct btf *
-btf_load_module(const char *path, const struct btf *base, char *err,
+btf_load_module(const char *path, struct btf *base, char *err,
 		size_t errlen);
 
-/* A raw BTF blob in memory; the data is copied.  With a base, the blob
- * is split BTF on top of it. */
+/* A raw BTF blob in memory (copied), checked as the loaders above check
+ * files.  With a base, the blob is split BTF on top of it. */
 struct btf *
 btf_load_mem(const void *data, size_t size, char *err, size_t errlen);
 
 struct btf *
-btf_load_split_mem(const void *data, size_t size, const struct btf *base,
+btf_load_split_mem(const void *data, size_t size, struct btf *base,
 		   char *err, size_t errlen);
 
 void
 btf_free(struct btf *btf);
 
-/* Where the data came from ("/sys/kernel/btf/vmlinux", "cache:PATH", ...). */
+/* Where the data came from ("/sys/kernel/btf/vmlinux", "PATH (cached in
+ * FILE)", "memory"). */
 const char *
 btf_source(const struct btf *btf);
 
 /* ---- types ------------------------------------------------------------- */
 
-/* One past the largest type id (ids run 1 .. count-1; 0 is void). */
-uint32_t
-btf_type_count(const struct btf *btf);
-
 /* The first id this handle defines itself: 1, or for split BTF the
- * base's count.  Iterate from here to list only a module's own types. */
+ * base's btf__type_cnt().  Iterate from here to btf__type_cnt() to list
+ * only a module's own types. */
 uint32_t
 btf_first_id(const struct btf *btf);
 
-/* The base of split BTF, NULL otherwise. */
-const struct btf *
-btf_base(const struct btf *btf);
-
-enum btf_kind
-btf_kind(const struct btf *btf, uint32_t id);
-
-const char *
-btf_kind_name(enum btf_kind kind);
+/* The BTF_KIND_* of a type; BTF_KIND_UNKN for void and ids out of
+ * range. */
+int
+btf_kind_of(const struct btf *btf, uint32_t id);
 
 /* The type's name, "" for anonymous types and for ids out of range. */
 const char *
@@ -140,12 +109,7 @@ btf_name(const struct btf *btf, uint32_t id);
  * BTF_KIND_ANY, any kind, but a definition is preferred to a forward
  * declaration (FWD). */
 uint32_t
-btf_find(const struct btf *btf, const char *name, enum btf_kind kind);
-
-/* The next type after `after` with the same name and kind, for names that
- * occur more than once (static functions in several files). */
-uint32_t
-btf_find_next(const struct btf *btf, uint32_t after, enum btf_kind kind);
+btf_find(const struct btf *btf, const char *name, int kind);
 
 /* The type referred to by PTR, TYPEDEF, CONST, VOLATILE, RESTRICT,
  * TYPE_TAG, FUNC (its FUNC_PROTO), FUNC_PROTO (its return type), VAR,
@@ -153,14 +117,10 @@ btf_find_next(const struct btf *btf, uint32_t after, enum btf_kind kind);
 uint32_t
 btf_ref(const struct btf *btf, uint32_t id);
 
-/* See through typedef, const, volatile, restrict and type tags. */
+/* See through typedef, const, volatile, restrict and type tags; BTF_NONE
+ * if the chain loops or ends in void. */
 uint32_t
 btf_resolve(const struct btf *btf, uint32_t id);
-
-/* See through const, volatile, restrict and type tags, keeping typedefs
- * (so `const u64` gives `u64`). */
-uint32_t
-btf_skip_qualifiers(const struct btf *btf, uint32_t id);
 
 /* sizeof the type in bytes, -1 if it has none (void, functions) or the
  * chain is broken. */
@@ -200,7 +160,8 @@ btf_array_info(const struct btf *btf, uint32_t id, struct btf_array_info *out);
 
 /* ---- struct and union members ------------------------------------------ */
 
-struct btf_member {
+/* (libbpf's struct btf_member is the raw record: offsets still packed.) */
+struct btf_member_info {
 	const char *name;	/* "" for an anonymous struct/union member */
 	uint32_t type;
 	uint32_t bit_offset;	/* from the start of the outermost struct */
@@ -215,26 +176,17 @@ btf_member_count(const struct btf *btf, uint32_t id);
 /* The idx-th direct member. */
 bool
 btf_member_at(const struct btf *btf, uint32_t id, int idx,
-	      struct btf_member *out);
+	      struct btf_member_info *out);
 
 /* The member called `name`, looking inside anonymous struct and union
  * members the way C does; bit_offset is from the start of `id`. */
 bool
 btf_member_find(const struct btf *btf, uint32_t id, const char *name,
-		struct btf_member *out);
-
-/* ---- enums ------------------------------------------------------------- */
-
-int
-btf_enum_count(const struct btf *btf, uint32_t id);
-
-bool
-btf_enum_at(const struct btf *btf, uint32_t id, int idx, const char **name,
-	    int64_t *value);
+		struct btf_member_info *out);
 
 /* ---- functions ---------------------------------------------------------- */
 
-struct btf_param {
+struct btf_param_info {
 	const char *name;	/* "" when BTF has none (typedef'd protos) */
 	uint32_t type;
 };
@@ -251,7 +203,7 @@ btf_param_count(const struct btf *btf, uint32_t id);
 
 bool
 btf_param_at(const struct btf *btf, uint32_t id, int idx,
-	     struct btf_param *out);
+	     struct btf_param_info *out);
 
 bool
 btf_is_variadic(const struct btf *btf, uint32_t id);

@@ -9,7 +9,10 @@
  * function.  Output goes to a caller buffer with snprintf semantics; the
  * only allocation is a scratch string freed before returning.  Anonymous
  * aggregates print as `struct {...}`; this is for messages and generated
- * casts, not for regenerating headers.
+ * casts, not for regenerating headers.  libbpf's btf_dump__emit_type_decl()
+ * would print whole bodies of anonymous aggregates and `char[16]` for
+ * `char [16]`, changing the translator's output, so the declarator is
+ * built here from libbpf's decoded records.
  */
 #include "translator/debuginfo/btf_internal.h"
 
@@ -85,7 +88,7 @@ btf_render(const struct btf *btf, uint32_t id, struct btf_sb *decl, int depth);
 static void
 btf_base_name(const struct btf *btf, uint32_t id, struct btf_sb *out)
 {
-	const struct btf_type_raw *t = btf_raw(btf, id);
+	const struct btf_type *t = btf_type_at(btf, id);
 	const char *name = btf_name(btf, id);
 	const char *tag = "";
 
@@ -93,11 +96,11 @@ btf_base_name(const struct btf *btf, uint32_t id, struct btf_sb *out)
 		btf_sb_append(out, "void");
 		return;
 	}
-	switch (btf_raw_kind(t)) {
+	switch (btf_kind(t)) {
 	case BTF_KIND_STRUCT: tag = "struct "; break;
 	case BTF_KIND_UNION: tag = "union "; break;
 	case BTF_KIND_ENUM: case BTF_KIND_ENUM64: tag = "enum "; break;
-	case BTF_KIND_FWD: tag = btf_raw_kflag(t) ? "union " : "struct "; break;
+	case BTF_KIND_FWD: tag = btf_kflag(t) ? "union " : "struct "; break;
 	default: break;
 	}
 	btf_sb_append(out, tag);
@@ -123,7 +126,7 @@ btf_render_pointer(const struct btf *btf, uint32_t id, struct btf_sb *decl,
 		   int depth)
 {
 	uint32_t target = btf_ref(btf, id);
-	enum btf_kind k = btf_kind(btf, target);
+	int k = btf_kind_of(btf, target);
 
 	btf_sb_prepend(decl, "*");
 	if (k == BTF_KIND_ARRAY || k == BTF_KIND_FUNC_PROTO) {
@@ -139,12 +142,12 @@ static void
 btf_render_qualifier(const struct btf *btf, uint32_t id, struct btf_sb *decl,
 		     int depth)
 {
-	const char *q = btf_kind(btf, id) == BTF_KIND_CONST ? "const"
-		      : btf_kind(btf, id) == BTF_KIND_VOLATILE ? "volatile"
+	const char *q = btf_kind_of(btf, id) == BTF_KIND_CONST ? "const"
+		      : btf_kind_of(btf, id) == BTF_KIND_VOLATILE ? "volatile"
 		      : "restrict";
 	uint32_t target = btf_ref(btf, id);
 
-	if (btf_kind(btf, target) == BTF_KIND_PTR) {
+	if (btf_kind_of(btf, target) == BTF_KIND_PTR) {
 		if (decl->len)
 			btf_sb_prepend(decl, " ");
 		btf_sb_prepend(decl, q);
@@ -174,7 +177,7 @@ btf_render_params(const struct btf *btf, uint32_t proto, struct btf_sb *decl,
 		  int depth)
 {
 	int i, n = btf_param_count(btf, proto);
-	struct btf_param p;
+	struct btf_param_info p;
 
 	btf_sb_append(decl, "(");
 	for (i = 0; i < n && btf_param_at(btf, proto, i, &p); i++) {
@@ -202,7 +205,7 @@ btf_render(const struct btf *btf, uint32_t id, struct btf_sb *decl, int depth)
 		btf_sb_prepend(decl, "? ");
 		return;
 	}
-	switch (btf_kind(btf, id)) {
+	switch (btf_kind_of(btf, id)) {
 	case BTF_KIND_PTR:
 		btf_render_pointer(btf, id, decl, depth);
 		break;
@@ -221,10 +224,9 @@ btf_render(const struct btf *btf, uint32_t id, struct btf_sb *decl, int depth)
 		/* Tags are invisible in C; a FUNC or VAR prints as its type. */
 		btf_render(btf, btf_ref(btf, id), decl, depth + 1);
 		break;
-	case BTF_KIND_VOID: case BTF_KIND_INT: case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION: case BTF_KIND_ENUM: case BTF_KIND_FWD:
-	case BTF_KIND_TYPEDEF: case BTF_KIND_DATASEC: case BTF_KIND_FLOAT:
-	case BTF_KIND_ENUM64: case BTF_KIND_ANY:
+	default:
+		/* void, int, struct, union, enum, fwd, typedef, datasec,
+		 * float: a name. */
 		btf_render_base(btf, id, decl);
 		break;
 	}
@@ -258,7 +260,7 @@ btf_func_snprint(const struct btf *btf, uint32_t id, char *buf, size_t size)
 	struct btf_sb decl = { 0 };
 	uint32_t proto = btf_func_proto(btf, id);
 
-	btf_sb_append(&decl, btf_kind(btf, id) == BTF_KIND_FUNC
+	btf_sb_append(&decl, btf_kind_of(btf, id) == BTF_KIND_FUNC
 			     ? btf_name(btf, id) : "");
 	if (!proto)
 		btf_sb_append(&decl, "?");

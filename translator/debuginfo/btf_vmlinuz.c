@@ -1,22 +1,22 @@
 /* btf_vmlinuz.c -- BTF from a compressed kernel image (/boot/vmlinuz-KREL).
  *
  * A bzImage carries the real vmlinux as a compressed payload (Debian: xz).
- * This file finds the xz stream by its magic, decompresses it with liblzma
- * (stopping at the end of the stream; whatever trails it is ignored), opens
- * the resulting ELF from memory and cuts out .BTF.  Decompressing 65 MB
- * costs most of a second, so the extracted blob is cached as
- * CACHE/btf-KREL with a header naming the image's path, mtime and size; a
- * stale or unreadable cache entry is simply rebuilt, and a cache that cannot
- * be written is not an error.  Only xz is supported: other compressors give
- * a message saying so.
+ * This file finds the stream by its magic, decompresses it (zfile.c: xz,
+ * zstd or gzip, stopping at the end of the stream; whatever trails it is
+ * ignored), opens the resulting ELF from memory, cuts out .BTF and hands
+ * it to libbpf (btf_load.c).  Decompressing 65 MB costs most of a second,
+ * so the extracted blob is cached as CACHE/btf-KREL with a header naming
+ * the image's path, mtime and size; a stale or unreadable cache entry is
+ * simply rebuilt, and a cache that cannot be written is not an error.
+ * Other compressors (lz4, lzo, bzip2) give a message saying so.
  */
 #define _GNU_SOURCE	/* asprintf */
 #include "translator/debuginfo/btf_internal.h"
 #include "translator/debuginfo/cache_dir.h"
+#include "translator/debuginfo/zfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,55 +26,9 @@
 #define BTF_CACHE_MAGIC "TAPCBTF1\n"
 #define BTF_MAX_VMLINUX ((size_t)1 << 30)	/* refuse to inflate beyond 1 GiB */
 
-static const unsigned char xz_magic[6] = { 0xFD, '7', 'z', 'X', 'Z', 0x00 };
-
-/* Decompress one xz stream starting at `in`; false if it is not one (the
- * magic may occur by chance inside the setup code). */
-bool
-btf_xz_decode(const unsigned char *in, size_t in_size, char **out,
-	      size_t *out_size)
-{
-	lzma_stream strm = LZMA_STREAM_INIT;
-	size_t cap = in_size * 4 + (1 << 20);
-	char *buf = malloc(cap);
-	lzma_ret ret;
-
-	if (!buf || lzma_stream_decoder(&strm, UINT64_MAX, 0) != LZMA_OK) {
-		free(buf);
-		return false;
-	}
-	strm.next_in = in;
-	strm.avail_in = in_size;
-	strm.next_out = (uint8_t *)buf;
-	strm.avail_out = cap;
-	for (;;) {
-		ret = lzma_code(&strm, LZMA_FINISH);
-		if (ret != LZMA_OK && ret != LZMA_BUF_ERROR)
-			break;
-		if (strm.avail_out == 0 && cap < BTF_MAX_VMLINUX) {
-			char *bigger = realloc(buf, cap * 2);
-
-			if (!bigger)
-				break;
-			buf = bigger;
-			strm.next_out = (uint8_t *)buf + cap;
-			strm.avail_out = cap;
-			cap *= 2;
-			continue;
-		}
-		if (ret == LZMA_BUF_ERROR)
-			break;
-	}
-	*out_size = strm.total_out;
-	lzma_end(&strm);
-	if (ret != LZMA_STREAM_END) {
-		free(buf);
-		return false;
-	}
-	*out = buf;
-	return true;
-}
-
+/* The first stream in the image that decompresses is the vmlinux; a
+ * magic number can also occur by chance inside the setup code, and such
+ * a stream does not decode. */
 static bool
 btf_extract_from_image(const unsigned char *img, size_t size, char **btf_out,
 		       size_t *btf_size, char *err, size_t errlen)
@@ -82,16 +36,17 @@ btf_extract_from_image(const unsigned char *img, size_t size, char **btf_out,
 	size_t off;
 	bool saw_magic = false;
 
-	for (off = 0; off + sizeof(xz_magic) <= size; off++) {
+	for (off = 0; off + 4 <= size; off++) {
 		char *vmlinux;
 		size_t vmlinux_size;
 		bool ok;
 
-		if (img[off] != xz_magic[0] ||
-		    memcmp(img + off, xz_magic, sizeof(xz_magic)) != 0)
+		if ((img[off] != 0xFD && img[off] != 0x28 && img[off] != 0x1F) ||
+		    zfile_format(img + off, size - off) == ZFILE_PLAIN)
 			continue;
 		saw_magic = true;
-		if (!btf_xz_decode(img + off, size - off, &vmlinux, &vmlinux_size))
+		if (!zfile_decode(img + off, size - off, BTF_MAX_VMLINUX,
+				  &vmlinux, &vmlinux_size))
 			continue;
 		ok = btf_elf_section(vmlinux, vmlinux_size, btf_out, btf_size,
 				     err, errlen);
@@ -99,8 +54,8 @@ btf_extract_from_image(const unsigned char *img, size_t size, char **btf_out,
 		return ok;
 	}
 	btf_set_error(err, errlen, saw_magic
-		      ? "the xz payload does not decompress"
-		      : "no xz-compressed payload (only xz kernel images are supported)");
+		      ? "the compressed payload does not decompress"
+		      : "no xz, zstd or gzip compressed payload (other compressors are not supported)");
 	return false;
 }
 

@@ -30,6 +30,20 @@ usage(void)
 	exit(2);
 }
 
+static const char *
+kind_name(int kind)
+{
+	static const char *const names[] = {
+		"void", "int", "ptr", "array", "struct", "union", "enum",
+		"fwd", "typedef", "volatile", "const", "restrict", "func",
+		"func_proto", "var", "datasec", "float", "decl_tag",
+		"type_tag", "enum64",
+	};
+
+	return kind >= 0 && (size_t)kind < sizeof(names) / sizeof(names[0])
+	       ? names[kind] : "?";
+}
+
 static void
 dump_kernel(struct kernel_target *kt)
 {
@@ -106,7 +120,7 @@ dump_funcs(struct btf *btf, char **names, int n)
 static void
 dump_members(struct btf *btf, uint32_t id)
 {
-	struct btf_member m;
+	struct btf_member_info m;
 	char buf[1024];
 	int i;
 
@@ -141,7 +155,7 @@ dump_types(struct btf *btf, char **names, int n)
 		}
 		btf_type_snprint(btf, id, NULL, buf, sizeof(buf));
 		printf("%s (id %u, %s, size %lld)", buf, id,
-		       btf_kind_name(btf_kind(btf, id)), (long long)btf_sizeof(btf, id));
+		       kind_name(btf_kind_of(btf, id)), (long long)btf_sizeof(btf, id));
 		if (btf_resolve(btf, id) != id) {
 			btf_type_snprint(btf, btf_resolve(btf, id), NULL, buf, sizeof(buf));
 			printf(" = %s", buf);

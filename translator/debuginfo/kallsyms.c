@@ -258,12 +258,12 @@ struct ksym_table *
 ksym_load_btf(const struct btf *btf, char *err, size_t errlen)
 {
 	struct ksym_table *t = calloc(1, sizeof(*t));
-	uint32_t id, n = btf_type_count(btf);
+	uint32_t id, n = btf__type_cnt(btf);
 	size_t bytes = 0, nfuncs = 0;
 	char *p;
 
 	for (id = btf_first_id(btf); id < n; id++) {
-		if (btf_kind(btf, id) == BTF_KIND_FUNC) {
+		if (btf_kind_of(btf, id) == BTF_KIND_FUNC) {
 			bytes += strlen(btf_name(btf, id)) + 1;
 			nfuncs++;
 		}
@@ -278,7 +278,7 @@ ksym_load_btf(const struct btf *btf, char *err, size_t errlen)
 	for (id = btf_first_id(btf), p = t->strings; id < n; id++) {
 		const char *name = btf_name(btf, id);
 
-		if (btf_kind(btf, id) != BTF_KIND_FUNC || !*name)
+		if (btf_kind_of(btf, id) != BTF_KIND_FUNC || !*name)
 			continue;
 		strcpy(p, name);
 		t->syms[t->count].name = p;

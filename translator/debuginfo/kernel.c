@@ -13,6 +13,7 @@
 #include "translator/debuginfo/btf.h"
 #include "translator/debuginfo/kallsyms.h"
 #include "translator/debuginfo/tracepoints.h"
+#include "translator/debuginfo/zfile.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -220,49 +221,16 @@ kernel_cmp_config(const void *a, const void *b)
 		      ((const struct kernel_config_entry *)b)->name);
 }
 
-/* The whole of a stream, NUL-terminated. */
-static char *
-kernel_slurp_stream(FILE *f)
-{
-	size_t len = 0, cap = 0, n;
-	char *buf = NULL, *bigger;
-
-	do {
-		if (cap - len < 4096) {
-			if (!(bigger = realloc(buf, cap = cap ? 2 * cap : 65536))) {
-				free(buf);
-				return NULL;
-			}
-			buf = bigger;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n > 0);
-	buf[len] = '\0';
-	return buf;
-}
-
 /* Keep `CONFIG_X=value` lines; `# CONFIG_X is not set` means absent.
- * A .gz file (the running kernel's /proc/config.gz) is read through
- * gzip(1), which saves linking zlib for this one file. */
+ * The running kernel's /proc/config.gz is gzip'ed: zfile_read() sees
+ * that by its magic and inflates it. */
 static void
 kernel_read_config(struct kernel_target *kt, const char *path)
 {
-	size_t len = strlen(path), cap = 0;
-	bool gz = len > 3 && strcmp(path + len - 3, ".gz") == 0;
-	char *cmd = gz ? kernel_path("gzip -dc '%s' 2>/dev/null", path) : NULL;
-	FILE *f = gz ? (cmd ? popen(cmd, "r") : NULL) : fopen(path, "r");
+	size_t size, cap = 0;
 	char *line, *next;
 
-	free(cmd);
-	if (!f)
-		return;
-	kt->config_text = kernel_slurp_stream(f);
-	if (gz)
-		pclose(f);
-	else
-		fclose(f);
-	if (!kt->config_text)
+	if (!zfile_read(path, &kt->config_text, &size, NULL, 0))
 		return;
 	for (line = kt->config_text; *line; line = next) {
 		char *eq, *nl = strchr(line, '\n');

@@ -1,7 +1,8 @@
 /*
  * kmod_index.c -- the per-release index of kernel modules and their
  * function names (kmod_index.h): a walk of /lib/modules/KREL reading
- * each module's ELF symbol table (decompressing .ko.xz), kept on disk.
+ * each module's ELF symbol table (decompressing .ko.xz, .ko.zst and
+ * .ko.gz), kept on disk.
  *
  * Cache format (text, one item a line): "TAPCKMI1", then per module
  * "M <name> <0|1 has DWARF> <path>" followed by its function names, one
@@ -21,11 +22,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "translator/debuginfo/btf_internal.h"
 #include "translator/debuginfo/cache_dir.h"
 #include "translator/debuginfo/kmod_index.h"
+#include "translator/debuginfo/zfile.h"
 
 #define KMOD_INDEX_MAGIC "TAPCKMI1"
+#define KMI_MAX_MODULE ((size_t)1 << 28)	/* decompressed .ko, at most */
 
 struct kmod_index {
 	char *dir;
@@ -72,14 +74,17 @@ kmi_add(struct kmod_index *ix)
 	return &ix->mods[ix->nmods++];
 }
 
-/* "nf_conntrack.ko.xz" -> "nf_conntrack"; NULL if not a module file. */
+/* "nf_conntrack.ko.xz" -> "nf_conntrack"; NULL if not a module file
+ * (.ko, or compressed as kmod names them: .ko.xz, .ko.zst, .ko.gz). */
 static char *
 kmi_module_name(const char *file)
 {
 	const char *ko = strstr(file, ".ko");
 	char *name;
 
-	if (!ko || (ko[3] && strcmp(ko + 3, ".xz") != 0) || ko == file)
+	if (!ko || (ko[3] && strcmp(ko + 3, ".xz") != 0 &&
+		    strcmp(ko + 3, ".zst") != 0 && strcmp(ko + 3, ".gz") != 0) ||
+	    ko == file)
 		return NULL;
 	name = kmi_xrealloc(NULL, (size_t)(ko - file) + 1);
 	memcpy(name, file, (size_t)(ko - file));
@@ -174,10 +179,10 @@ kmi_read_module(struct kmod_entry *m)
 		return;
 	}
 	close(fd);
-	if (memcmp(map, "\xfd" "7zXZ", 5) == 0) {
+	if (zfile_format(map, (size_t)st.st_size) != ZFILE_PLAIN) {
 		char *image;
 		size_t isize;
-		if (btf_xz_decode(map, (size_t)st.st_size, &image, &isize)) {
+		if (zfile_decode(map, (size_t)st.st_size, KMI_MAX_MODULE, &image, &isize)) {
 			kmi_read_elf(m, image, isize);
 			free(image);
 		}

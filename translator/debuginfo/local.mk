@@ -1,5 +1,6 @@
 ## translator/debuginfo/local.mk -- where kernel and program facts come
-## from: the target kernel's files and facts (kernel.h), BTF (btf.h),
+## from: the target kernel's files and facts (kernel.h), BTF (btf.h,
+## parsed by libbpf), compressed files (zfile.h: xz, zstd, gzip),
 ## DWARF (dwarf.h), ELF symbols, PLT and library paths (elf_syms.h),
 ## call frame information (cfi.h), SDT notes (sdt.h), tracepoints
 ## (tracepoints.h), kallsyms and the module index, types from C headers
@@ -15,9 +16,12 @@ translator_debuginfo_libtapdebuginfo_a_SOURCES = \
 	translator/debuginfo/btf.h \
 	translator/debuginfo/btf_internal.h \
 	translator/debuginfo/btf_load.c \
+	translator/debuginfo/btf_index.c \
 	translator/debuginfo/btf_vmlinuz.c \
 	translator/debuginfo/btf_types.c \
 	translator/debuginfo/btf_render.c \
+	translator/debuginfo/zfile.h \
+	translator/debuginfo/zfile.c \
 	translator/debuginfo/cache_dir.h \
 	translator/debuginfo/cache_dir.c \
 	translator/debuginfo/tracepoints.h \
@@ -48,11 +52,13 @@ translator_debuginfo_libtapdebuginfo_a_SOURCES = \
 	translator/debuginfo/sdt.h \
 	translator/debuginfo/sdt.c
 translator_debuginfo_libtapdebuginfo_a_CPPFLAGS = $(AM_CPPFLAGS) \
-	$(LIBDW_CFLAGS) $(LIBELF_CFLAGS)
+	$(LIBDW_CFLAGS) $(LIBELF_CFLAGS) $(LIBBPF_CFLAGS) $(LIBZSTD_CFLAGS) \
+	$(ZLIB_CFLAGS)
 
 ## What a program linking the library adds to its LDADD.
 DEBUGINFO_LIBS = translator/debuginfo/libtapdebuginfo.a \
-	$(LIBDW_LIBS) $(LIBELF_LIBS) $(LZMA_LIBS)
+	$(LIBBPF_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(LZMA_LIBS) \
+	$(LIBZSTD_LIBS) $(ZLIB_LIBS)
 
 noinst_PROGRAMS += translator/debuginfo/btfdump translator/debuginfo/dwdump
 translator_debuginfo_dwdump_SOURCES = translator/debuginfo/dwdump.c

@@ -126,14 +126,14 @@ static bool
 tp_collect(struct tracepoints *t)
 {
 	const struct btf *btf = t->btf;
-	uint32_t id, n = btf_type_count(btf);
+	uint32_t id, n = btf__type_cnt(btf);
 	size_t plen = strlen(TP_TYPEDEF_PREFIX), cap = 0;
 
 	/* A module's split BTF: only its own tracepoints, not vmlinux's. */
 	for (id = btf_first_id(btf); id < n; id++) {
 		const char *name = btf_name(btf, id);
 
-		if (btf_kind(btf, id) != BTF_KIND_TYPEDEF ||
+		if (btf_kind_of(btf, id) != BTF_KIND_TYPEDEF ||
 		    strncmp(name, TP_TYPEDEF_PREFIX, plen) != 0 ||
 		    !name[plen] || btf_param_count(btf, id) < 1)
 			continue;
@@ -248,7 +248,7 @@ tp_build_args(struct tracepoints *t, struct tracepoint *tp)
 {
 	const struct btf *btf = t->btf;
 	int i, n = btf_param_count(btf, tp->typedef_id);
-	struct btf_param p, named;
+	struct btf_param_info p, named;
 
 	tp->func_id = tp_named_func(btf, tp->name, n);
 	tp->nargs = n - 1;	/* the first is the __data cookie */

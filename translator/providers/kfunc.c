@@ -55,7 +55,7 @@ kfunc_unsupported(struct elab *e, struct node *point, const char *why)
 }
 
 static struct context_var *
-param_var(struct elab *e, const struct btf *btf, const struct btf_param *p,
+param_var(struct elab *e, const struct btf *btf, const struct btf_param_info *p,
 	  int index)
 {
 	char type[256];
@@ -126,7 +126,7 @@ fill_params(struct elab *e, const struct btf *btf, const char *name,
 		return;
 	pd->params = arena_alloc(e->s->arena, sizeof(*pd->params) * (size_t)n);
 	for (int i = 0; i < n && i < KFUNC_REG_ARGS; i++) {
-		struct btf_param p;
+		struct btf_param_info p;
 		if (!btf_param_at(btf, id, i, &p) || !*p.name)
 			continue;
 		pd->params[pd->nparams++] = param_var(e, btf, &p, i);

@@ -22,7 +22,7 @@
 /* ---- the type operations ---- */
 
 static enum tw_kind
-tw_kind_of(enum btf_kind k)
+tw_kind_of(int k)
 {
 	switch (k) {
 	case BTF_KIND_INT: case BTF_KIND_ENUM: case BTF_KIND_ENUM64:
@@ -54,7 +54,7 @@ tbtf_type(const void *src, uint64_t type, struct tw_type *out)
 	struct btf_int_info ii;
 	struct btf_array_info ai;
 
-	out->kind = tw_kind_of(btf_kind(btf, t));
+	out->kind = tw_kind_of(btf_kind_of(btf, t));
 	out->size = btf_sizeof(btf, t);
 	switch (out->kind) {
 	case TW_INT:
@@ -91,7 +91,7 @@ tbtf_name(const void *src, uint64_t type, char *buf, size_t len)
 }
 
 static void
-member_from_btf(const struct btf_member *bm, struct tw_member *out)
+member_from_btf(const struct btf_member_info *bm, struct tw_member *out)
 {
 	out->name = bm->name;
 	out->type = bm->type;
@@ -104,7 +104,7 @@ tbtf_member(const void *src, uint64_t type, const char *name,
 	    struct tw_member *out)
 {
 	const struct btf *btf = src;
-	struct btf_member m;
+	struct btf_member_info m;
 
 	if (!btf_member_find(btf, btf_resolve(btf, (uint32_t)type), name, &m))
 		return false;
@@ -122,7 +122,7 @@ tbtf_members(const void *src, uint64_t type, struct arena *a,
 
 	*out = n > 0 ? arena_alloc(a, (size_t)n * sizeof(**out)) : NULL;
 	for (int i = 0; i < n; i++) {
-		struct btf_member m;
+		struct btf_member_info m;
 		if (btf_member_at(btf, t, i, &m))
 			member_from_btf(&m, &(*out)[got++]);
 	}
