@@ -653,13 +653,15 @@ cg_be_table(struct cg *g, enum pdata_kind kind, const char *name)
 	return n;
 }
 
-static uint64_t
-cg_timer_ns(const struct pdata_timer *t)
+/* A timer's interval or randomization in C: nanoseconds, or for
+ * timer.jiffies ticks that the platform converts with its own HZ
+ * (TAP_JIFFIES_NS in runtime/linux/probes.h and runtime/user/runtime.h). */
+static const char *
+cg_timer_ns(struct cg *g, const struct pdata_timer *t, uint64_t n)
 {
-	/* the user platform's jiffy: Debian's CONFIG_HZ=250 */
-	if (t->jiffies)
-		return t->jiffies_count * 4000000u;
-	return t->period_ns;
+	if (t->jiffies && n)
+		return cg_fmt(g, "TAP_JIFFIES_NS(%lluULL)", (unsigned long long)n);
+	return cg_fmt(g, "%lluULL", (unsigned long long)n);
 }
 
 static int
@@ -680,16 +682,16 @@ cg_timer_table(struct cg *g)
 		if (!n++)
 			cg_open(&g->w, "static struct tap_timer_probe __tap_timers[] =");
 		cg_line(&g->w, "{ .probe = { .point = %s, .location = %s, .handler = probe_%d }, "
-			".interval_ns = %lluULL, .randomize_ns = %lluULL },",
+			".interval_ns = %s, .randomize_ns = %s },",
 			cg_c_string(g, dp->name, strlen(dp->name)),
 			cg_c_string(g, cg_where(g, dp->origin ? dp->origin->loc
 						: dp->point->loc, NULL),
 				    strlen(cg_where(g, dp->origin ? dp->origin->loc
 						    : dp->point->loc, NULL))),
-			dp->index, (unsigned long long)(t->kind == PD_PROFILE
-				? 4000000u : cg_timer_ns(t)),
-			(unsigned long long)(t->jiffies ? t->randomize_ns * 4000000u
-					     : t->randomize_ns));
+			dp->index, t->kind == PD_PROFILE ? "4000000ULL"
+				: cg_timer_ns(g, t, t->jiffies ? t->jiffies_count
+							      : t->period_ns),
+			cg_timer_ns(g, t, t->randomize_ns));
 	}
 	if (n)
 		cg_close(&g->w, ";");

@@ -1,9 +1,12 @@
 /*
- * target.c -- the session's target facts from debuginfo/kernel.h.
+ * kernel_facts.c -- the session's target facts from debuginfo/kernel.h:
+ * release, version, architecture, the .config lookup and CONFIG_HZ.
+ * Must not: fail when the kernel is not installed (see kernel_facts.h).
  */
 #include "translator/driver/kernel_facts.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -50,6 +53,21 @@ newest_buildable_release(struct session *s)
 	return best;
 }
 
+/* The user platform's jiffy is 4 ms (TAP_JIFFIES_NS in
+ * runtime/user/runtime.h). */
+#define USER_PLATFORM_HZ 250
+
+/* CONFIG_HZ of the target's .config; 0 when there is none. */
+static unsigned
+config_hz(const struct kernel_target *kt)
+{
+	const char *v = kernel_config(kt, "HZ");
+	char *end;
+	unsigned long hz = v ? strtoul(v, &end, 10) : 0;
+
+	return v && *end == '\0' && hz <= 100000 ? (unsigned)hz : 0;
+}
+
 void
 target_facts_fill(struct session *s)
 {
@@ -58,6 +76,8 @@ target_facts_fill(struct session *s)
 	char err[256];
 
 	f->runtime = s->opts.target == TARGET_USER ? "user" : "kernel";
+	if (s->opts.target == TARGET_USER)
+		f->hz = USER_PLATFORM_HZ;
 	if (s->opts.vm && !s->opts.kernel_release)
 		s->opts.kernel_release = newest_buildable_release(s);
 	uname(&u);
@@ -77,6 +97,8 @@ target_facts_fill(struct session *s)
 	if (kernel_has_config(kt)) {
 		f->config_lookup = config_lookup;
 		f->config_ctx = kt;
+		if (s->opts.target != TARGET_USER)
+			f->hz = config_hz(kt);
 	}
 	s->kernel = kt;
 }

@@ -1,5 +1,5 @@
 /*
- * target.h -- filling the session's target facts (what %( %) conditions
+ * kernel_facts.h -- filling the session's target facts (what %( %) conditions
  * test) from the kernel the script is translated for.
  *
  * For -r KREL or the running kernel it reads the release, version,
