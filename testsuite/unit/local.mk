@@ -6,3 +6,6 @@ include testsuite/unit/debuginfo.mk
 include testsuite/unit/options.mk
 include testsuite/unit/sysfmt.mk
 include testsuite/unit/uprobe.mk
+
+TESTS += testsuite/unit/check-comment-escape.sh
+EXTRA_DIST += testsuite/unit/check-comment-escape.sh

@@ -582,7 +582,8 @@ gen_entry_handler(struct cg *g, struct entry_layout *L)
 			    "\tchar *__d = c->probe_data;\n"
 			    "\tstruct %s *l = &TAP_FRAME(c, 0)->probe_%d_entry;\n\n"
 			    "\t(void)l;\n\tmemset(__d, 0, %s);\n%sout:\n\t;\n}\n",
-			    index, L->dp->name, index, f.struct_name, index,
+			    index, cg_comment_text(g->a, L->dp->name), index,
+			    f.struct_name, index,
 			    data_size(g, L), text);
 	free(text);
 }
