@@ -1,12 +1,13 @@
 ## testsuite/unit/translator.mk -- Check unit tests for the translator's
 ## pass 1: the lexer, and the parser with its printer and preprocessor;
-## and the BTF walker of $target paths (target_btf.c).
+## the BTF walker of $target paths (target_btf.c); and pass 3 translating
+## one program twice (test_codegen_state).
 
 if HAVE_CHECK
 check_PROGRAMS += testsuite/unit/test_lex testsuite/unit/test_parse \
-	testsuite/unit/test_target_btf
+	testsuite/unit/test_target_btf testsuite/unit/test_codegen_state
 TESTS += testsuite/unit/test_lex testsuite/unit/test_parse \
-	testsuite/unit/test_target_btf
+	testsuite/unit/test_target_btf testsuite/unit/test_codegen_state
 
 testsuite_unit_test_lex_SOURCES = testsuite/unit/test_lex.c
 testsuite_unit_test_lex_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
@@ -19,4 +20,8 @@ testsuite_unit_test_parse_LDADD = $(TAPC_LIBS) $(CHECK_LIBS)
 testsuite_unit_test_target_btf_SOURCES = testsuite/unit/test_target_btf.c
 testsuite_unit_test_target_btf_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 testsuite_unit_test_target_btf_LDADD = $(TAPC_LIBS) $(CHECK_LIBS)
+
+testsuite_unit_test_codegen_state_SOURCES = testsuite/unit/test_codegen_state.c
+testsuite_unit_test_codegen_state_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+testsuite_unit_test_codegen_state_LDADD = $(TAPC_LIBS) $(CHECK_LIBS)
 endif

@@ -1,5 +1,5 @@
 /*
- * codegen_target.h -- pass 3 for $target reads: C for a `struct ta_access`
+ * codegen_tvar.h -- pass 3 for $target reads: C for a `struct ta_access`
  * (target_access.h), and @entry values of .return probes.  Shared by
  * codegen_expr.c (N_CAST, N_ENTRY) and codegen_kernel.c ($var, the
  * kprobe table).
