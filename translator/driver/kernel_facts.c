@@ -1,6 +1,8 @@
 /*
  * kernel_facts.c -- the session's target facts from debuginfo/kernel.h:
- * release, version, architecture, the .config lookup and CONFIG_HZ.
+ * release, version, architecture, the .config lookup and CONFIG_HZ; the
+ * kernel handle, told by TAPC_KERNEL_DEBUGINFO whether to use the debug
+ * package.
  * Must not: fail when the kernel is not installed (see kernel_facts.h).
  */
 #include "translator/driver/kernel_facts.h"
@@ -74,6 +76,12 @@ target_facts_fill(struct session *s)
 	struct target_facts *f = &s->facts;
 	struct utsname u;
 	char err[256];
+	/* the one reader of TAPC_KERNEL_DEBUGINFO (doc/tapc.1): "btf" tests
+	 * the BTF paths on a host that has the -dbg package */
+	const char *want = getenv("TAPC_KERNEL_DEBUGINFO");
+	struct kernel_paths paths = {
+		.no_debug_package = want && strcmp(want, "btf") == 0,
+	};
 
 	f->runtime = s->opts.target == TARGET_USER ? "user" : "kernel";
 	if (s->opts.target == TARGET_USER)
@@ -86,7 +94,7 @@ target_facts_fill(struct session *s)
 					 s->opts.kernel_release : u.release);
 	f->kernel_version = version_of_release(s, f->kernel_release);
 	struct kernel_target *kt = kernel_target_open(s->opts.kernel_release,
-						      NULL, err, sizeof(err));
+						      &paths, err, sizeof(err));
 	if (!kt) {
 		s->kernel_error = arena_strdup(s->arena, err);
 		return;
