@@ -31,6 +31,10 @@ struct tap_probe {
 	void (*handler)(struct tap_context *c);
 };
 
+/* timer.jiffies(N): N ticks of the kernel the module is built for, so
+ * that a module built with -r KREL uses that kernel's CONFIG_HZ. */
+#define TAP_JIFFIES_NS(n) ((u64)(n) * NSEC_PER_SEC / HZ)
+
 /* timer.s(N) & co: one hrtimer per probe, re-armed after each hit. */
 struct tap_timer_probe {
 	struct tap_probe probe;

@@ -51,6 +51,11 @@ struct tap_probe {
 	void (*handler)(struct tap_context *c);
 };
 
+/* timer.jiffies(N): the user platform's jiffy is 4 ms, as with Debian's
+ * CONFIG_HZ=250 (the translator's limit check assumes the same:
+ * translator/driver/kernel_facts.c). */
+#define TAP_JIFFIES_NS(n) ((uint64_t)(n) * 4000000u)
+
 struct tap_timer_probe {
 	struct tap_probe probe;
 	uint64_t interval_ns;

@@ -59,6 +59,7 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/tapset_stack.stp \
 	testsuite/kernel/tests/target_x.stp \
 	testsuite/kernel/tests/timeout.stp \
+	testsuite/kernel/tests/timer_jiffies.stp \
 	testsuite/kernel/tests/timers.stp \
 	testsuite/kernel/tests/timers.out \
 	examples/cswitch.stp \

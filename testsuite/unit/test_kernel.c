@@ -210,6 +210,24 @@ START_TEST(running_kernel)
 }
 END_TEST
 
+/* The paths say whether the -dbg package may be used (tapc sets it from
+ * TAPC_KERNEL_DEBUGINFO=btf); the handle keeps it for every caller. */
+START_TEST(debug_package_switch)
+{
+	char err[BTF_ERRLEN];
+	struct kernel_paths paths = { .no_debug_package = true };
+	struct kernel_target *kt = kernel_target_open(NULL, NULL, err, sizeof(err));
+
+	ck_assert_msg(kt != NULL, "%s", err);
+	ck_assert(kernel_uses_debug_package(kt));
+	kernel_target_free(kt);
+	kt = kernel_target_open(NULL, &paths, err, sizeof(err));
+	ck_assert_msg(kt != NULL, "%s", err);
+	ck_assert(!kernel_uses_debug_package(kt));
+	kernel_target_free(kt);
+}
+END_TEST
+
 START_TEST(missing_headers_names_the_package)
 {
 	char dir[] = "/tmp/tapc-nomodXXXXXX", err[BTF_ERRLEN], *want = NULL;
@@ -424,6 +442,7 @@ kernel_suite(void)
 
 	tc = tcase_create("running");
 	tcase_add_test(tc, running_kernel);
+	tcase_add_test(tc, debug_package_switch);
 	tcase_add_test(tc, missing_headers_names_the_package);
 	tcase_add_test(tc, unknown_release_is_an_error);
 	if (access("/proc/kallsyms", R_OK) == 0)

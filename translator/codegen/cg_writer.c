@@ -3,8 +3,11 @@
  * runtime's kernel style has it.
  */
 #include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "translator/codegen/cg_writer.h"
+#include "translator/common/arena.h"
 
 static void
 cg_tabs(struct cg_writer *w)
@@ -83,4 +86,54 @@ void
 cg_blank(struct cg_writer *w)
 {
 	fputc('\n', w->out);
+}
+
+/* Copies text to out with a space inside each star-slash and slash-star;
+ * out has room for 2 * strlen(text) + 1 bytes. */
+static void
+cg_comment_escape(char *out, const char *text)
+{
+	for (; *text; text++) {
+		*out++ = *text;
+		if ((text[0] == '*' && text[1] == '/') ||
+		    (text[0] == '/' && text[1] == '*'))
+			*out++ = ' ';
+	}
+	*out = '\0';
+}
+
+const char *
+cg_comment_text(struct arena *a, const char *text)
+{
+	char *out = arena_alloc(a, 2 * strlen(text) + 1);
+
+	cg_comment_escape(out, text);
+	return out;
+}
+
+void
+cg_comment(struct cg_writer *w, const char *fmt, ...)
+{
+	va_list ap, again;
+	char *text, *safe;
+	int n;
+
+	va_start(ap, fmt);
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	text = malloc((size_t)n + 1);
+	safe = malloc(2 * (size_t)n + 1);
+	if (!text || !safe) {
+		fprintf(stderr, "tapc: fatal: out of memory (%zu bytes)\n",
+			3 * (size_t)n + 2);
+		exit(1);
+	}
+	vsnprintf(text, (size_t)n + 1, fmt, again);
+	va_end(again);
+	va_end(ap);
+	cg_comment_escape(safe, text);
+	cg_tabs(w);
+	fprintf(w->out, "/* %s */\n", safe);
+	free(safe);
+	free(text);
 }

@@ -245,7 +245,7 @@ cg_autoprint_handler(struct cg *g, struct symbol *sym, int k)
 	if (sym->nkeys)
 		cg_autoprint_frame(g, sym, k);
 	cg_blank(&g->w);
-	cg_line(&g->w, "/* autoprint: global %s is written but never read */",
+	cg_comment(&g->w, "autoprint: global %s is written but never read",
 		sym->name);
 	cg_line(&g->w, "static void");
 	cg_line(&g->w, "autoprint_%d(struct tap_context *c)", k);

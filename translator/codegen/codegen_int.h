@@ -64,6 +64,8 @@ struct cg {
 		const char *name, *pattern;
 	} *regexes;
 	int nregex, regex_cap;
+	struct cg_tvar *tvar;		/* codegen_tvar.c's, made on first
+					 * use */
 };
 
 /* codegen_kernel.c: the kernel-only probes' callbacks and tables, and

@@ -96,7 +96,7 @@ tracepoint_callback(struct cg *g, struct derived_probe *dp)
 		params = cg_fmt(g, "%s, %s __a%d", params,
 				arg_c_type(pd->args[i]), i);
 	cg_blank(&g->w);
-	cg_line(&g->w, "/* kernel.trace(\"%s\") for probe %d */", pd->name,
+	cg_comment(&g->w, "kernel.trace(\"%s\") for probe %d", pd->name,
 		dp->index);
 	cg_line(&g->w, "static void");
 	cg_line(&g->w, "__tap_tp_cb_%d(%s)", dp->index, params);

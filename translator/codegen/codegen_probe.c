@@ -137,7 +137,7 @@ cg_handler(struct cg *g, struct derived_probe *dp, int index)
 	cg_locks_end(g);
 	cg_frame_struct(g, &f);
 	cg_blank(&g->w);
-	cg_line(&g->w, "/* probe %s at %s */", dp->name,
+	cg_comment(&g->w, "probe %s at %s", dp->name,
 		cg_where(g, dp->origin ? dp->origin->loc : dp->point->loc, NULL));
 	cg_line(&g->w, "static void");
 	cg_line(&g->w, "probe_%d(struct tap_context *c)", index);
@@ -255,7 +255,7 @@ cg_function(struct cg *g, struct function_sym *fn)
 		text = cg_frame_body(g, decl->u.function.body, NULL);
 	cg_frame_struct(g, &f);
 	cg_blank(&g->w);
-	cg_line(&g->w, "/* function %s at %s */", fn->name,
+	cg_comment(&g->w, "function %s at %s", fn->name,
 		decl ? cg_where(g, decl->loc, NULL) : "?");
 	cg_line(&g->w, "static %s", cg_fn_ret_type(fn));
 	cg_line(&g->w, "%s", cg_fn_signature(g, fn));

@@ -45,32 +45,45 @@ arg_register(int i)
 	return i >= 0 && i < 6 ? regs[i] : NULL;
 }
 
-/* The symbols the module asks taprun for (runtime/linux/ksyms.h), each
- * declared once per program: "name" for the kernel, "module:name" for a
- * module's symbol. */
-static const char **ksym_names;
-static int nksym_names, capksym_names;
-static const struct program *ksym_prog;
+struct entry_layout;
+
+/* What this file remembers while one program is translated; it hangs
+ * off the generator (g->tvar), so a second translation starts afresh. */
+struct cg_tvar {
+	/* The symbols the module asks taprun for (runtime/linux/ksyms.h),
+	 * each declared once: "name" for the kernel, "module:name" for a
+	 * module's symbol. */
+	const char **ksym_names;
+	int nksym_names, capksym_names;
+	bool target_mem;		/* target_mem.h included */
+	/* One per .return probe that has @entry. */
+	struct entry_layout *layouts;
+};
+
+static struct cg_tvar *
+tvar_state(struct cg *g)
+{
+	if (!g->tvar)
+		g->tvar = arena_alloc(g->a, sizeof(*g->tvar));
+	return g->tvar;
+}
 
 static const char *
 ksym_code(struct cg *g, const struct ta_base *b)
 {
+	struct cg_tvar *t = tvar_state(g);
 	const char *key = b->module ? cg_fmt(g, "%s:%s", b->module, b->symbol)
 				    : b->symbol;
 	const char *lit = cg_c_string(g, key, strlen(key));
 	bool known = false;
 
-	if (ksym_prog != g->prog) {
-		ksym_names = NULL;
-		nksym_names = capksym_names = 0;
-		ksym_prog = g->prog;
-	}
-	for (int i = 0; i < nksym_names && !known; i++)
-		known = strcmp(ksym_names[i], key) == 0;
+	for (int i = 0; i < t->nksym_names && !known; i++)
+		known = strcmp(t->ksym_names[i], key) == 0;
 	if (!known) {
-		ksym_names = arena_grow(g->a, ksym_names, sizeof(*ksym_names),
-					&capksym_names, nksym_names + 1);
-		ksym_names[nksym_names++] = key;
+		t->ksym_names = arena_grow(g->a, t->ksym_names,
+					   sizeof(*t->ksym_names),
+					   &t->capksym_names, t->nksym_names + 1);
+		t->ksym_names[t->nksym_names++] = key;
 		/* taprun resolves it before loading, or refuses to load */
 		fprintf(g->decls, "MODULE_INFO(tap_ksym, %s);\n", lit);
 	}
@@ -80,14 +93,14 @@ ksym_code(struct cg *g, const struct ta_base *b)
 
 /* runtime/linux/target_mem.h, included once per program by the first
  * $target code that loads memory inside a location or writes. */
-static const struct program *target_mem_prog;
-
 static void
 need_target_mem(struct cg *g)
 {
-	if (target_mem_prog == g->prog)
+	struct cg_tvar *t = tvar_state(g);
+
+	if (t->target_mem)
 		return;
-	target_mem_prog = g->prog;
+	t->target_mem = true;
 	fprintf(g->decls, "#include \"target_mem.h\"\n");
 }
 
@@ -462,11 +475,6 @@ struct entry_layout {
 	struct entry_layout *next;
 };
 
-/* The layouts made for the program being translated, one per .return
- * probe that has @entry. */
-static struct entry_layout *layouts;
-static const struct program *layouts_prog;
-
 static bool
 collect_entry(struct node *n, void *ctx)
 {
@@ -582,7 +590,8 @@ gen_entry_handler(struct cg *g, struct entry_layout *L)
 			    "\tchar *__d = c->probe_data;\n"
 			    "\tstruct %s *l = &TAP_FRAME(c, 0)->probe_%d_entry;\n\n"
 			    "\t(void)l;\n\tmemset(__d, 0, %s);\n%sout:\n\t;\n}\n",
-			    index, L->dp->name, index, f.struct_name, index,
+			    index, cg_comment_text(g->a, L->dp->name), index,
+			    f.struct_name, index,
 			    data_size(g, L), text);
 	free(text);
 }
@@ -590,13 +599,10 @@ gen_entry_handler(struct cg *g, struct entry_layout *L)
 static struct entry_layout *
 layout_of(struct cg *g, struct derived_probe *dp, bool create)
 {
+	struct cg_tvar *t = tvar_state(g);
 	struct entry_layout *L;
 
-	if (layouts_prog != g->prog) {
-		layouts = NULL;
-		layouts_prog = g->prog;
-	}
-	for (L = layouts; L; L = L->next)
+	for (L = t->layouts; L; L = L->next)
 		if (L->dp == dp)
 			return L;
 	if (!create)
@@ -611,8 +617,8 @@ layout_of(struct cg *g, struct derived_probe *dp, bool create)
 			L->nstr++;
 		else
 			L->nlong++;
-	L->next = layouts;
-	layouts = L;
+	L->next = t->layouts;
+	t->layouts = L;
 	gen_entry_handler(g, L);
 	return L;
 }
@@ -667,9 +673,7 @@ cg_entry_value(struct cg *g, struct node *n)
 void
 cg_entry_handlers(struct cg *g)
 {
-	if (layouts_prog != g->prog)
-		return;
-	for (struct entry_layout *L = layouts; L; L = L->next) {
+	for (struct entry_layout *L = tvar_state(g)->layouts; L; L = L->next) {
 		cg_blank(&g->w);
 		/* The kernel refuses more (register_kretprobe: -E2BIG). */
 		cg_line(&g->w, "_Static_assert(%s <= KRETPROBE_MAX_DATA_SIZE, \"probe %d saves more @entry values than a kretprobe holds (4096 bytes; a string takes MAXSTRINGLEN)\");",

@@ -201,7 +201,7 @@ cg_ucfi_table(struct cg *g, const char *path, int idx)
 		warn(g, cg_fmt(g, "%s: its call frame information does not fit the runtime's table", path));
 		return false;
 	}
-	cg_line(&g->w, "/* %s: call frame information from .eh_frame (%zu FDEs)%s%s%s, %zu rows merged into %zu, %zu rules */",
+	cg_comment(&g->w, "%s: call frame information from .eh_frame (%zu FDEs)%s%s%s, %zu rows merged into %zu, %zu rules",
 		path, t->n_eh_fdes, t->n_debug_fdes ? " and .debug_frame" : "",
 		t->debug_file ? " of " : "", t->debug_file ? t->debug_file : "",
 		t->n_raw_rows, rows.n, t->nrules);
@@ -217,7 +217,7 @@ cg_ucfi_table(struct cg *g, const char *path, int idx)
 		idx, idx, idx);
 	cg_close(&g->w, ";");
 	bytes = nblocks * 8 + rows.n * 4 + t->nrules * UCFI_RULE_BYTES;
-	cg_line(&g->w, "/* %s: %zu bytes of unwind tables */", path, bytes);
+	cg_comment(&g->w, "%s: %zu bytes of unwind tables", path, bytes);
 	if (g->s->opts.verbose && g->s->diag.out)
 		fprintf(g->s->diag.out, "tapc: %s: unwind table of %zu bytes (%zu rows, %zu blocks, %zu rules; %zu FDEs from .eh_frame, %zu from .debug_frame)\n",
 			path, bytes, rows.n, nblocks, t->nrules, t->n_eh_fdes,

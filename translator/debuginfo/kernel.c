@@ -143,6 +143,7 @@ kernel_set_paths(struct kernel_target *kt, const struct kernel_paths *p)
 	kt->paths.sysfs_btf = kt->owned_paths[2];
 	kt->paths.kallsyms = kt->owned_paths[3];
 	kt->paths.cache_dir = kt->owned_paths[4];
+	kt->paths.no_debug_package = p && p->no_debug_package;
 }
 
 /* The text of the first `#define NAME value` in a header, value copied
@@ -488,6 +489,12 @@ kernel_is_running(const struct kernel_target *kt)
 	return kt->running;
 }
 
+bool
+kernel_uses_debug_package(const struct kernel_target *kt)
+{
+	return !kt->paths.no_debug_package;
+}
+
 const char *
 kernel_build_dir(const struct kernel_target *kt)
 {
@@ -767,11 +774,10 @@ kernel_functions(struct kernel_target *kt, char *err, size_t errlen)
 	/* another kernel: its System.map has every text symbol, aliases
 	 * such as __x64_sys_getppid (of __do_sys_getppid) included, which
 	 * BTF (one name a function) lacks.  Debian's /boot one is a stub
-	 * (no function symbols: skipped); the debug package has the real.
-	 * TAPC_KERNEL_DEBUGINFO=btf leaves the debug package out, as it
-	 * does for DWARF (providers/dwarf.c). */
-	const char *want = getenv("TAPC_KERNEL_DEBUGINFO");
-	bool debug_pkg = !want || strcmp(want, "btf") != 0;
+	 * (no function symbols: skipped); the debug package has the real,
+	 * unless the paths leave it out (as providers/dwarf.c does for
+	 * DWARF). */
+	bool debug_pkg = !kt->paths.no_debug_package;
 
 	for (int i = debug_pkg ? 0 : 1; !kt->running && i < 2 && !kt->functions; i++) {
 		char *map = kernel_keep_file(kernel_path("%s/System.map-%s",

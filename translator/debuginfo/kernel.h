@@ -33,6 +33,9 @@ struct kernel_paths {
 	const char *sysfs_btf;		/* "/sys/kernel/btf/vmlinux" */
 	const char *kallsyms;		/* "/proc/kallsyms" */
 	const char *cache_dir;		/* BTF cache; see btf_load_opts */
+	bool no_debug_package;		/* leave the -dbg package's files
+					 * (/usr/lib/debug) out: tapc's
+					 * TAPC_KERNEL_DEBUGINFO=btf */
 };
 
 /* `release`: NULL for the running kernel, a release ("6.1.0-57-amd64"), or
@@ -59,6 +62,11 @@ kernel_release(const struct kernel_target *kt);
 /* True if the target is the kernel this process runs on. */
 bool
 kernel_is_running(const struct kernel_target *kt);
+
+/* False when the paths said no_debug_package: callers that look for the
+ * debug vmlinux or the debug package's modules must not. */
+bool
+kernel_uses_debug_package(const struct kernel_target *kt);
 
 /* NULL when not installed. */
 const char *

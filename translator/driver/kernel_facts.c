@@ -1,10 +1,14 @@
 /*
  * kernel_facts.c -- the session's kernel facts (kernel_facts.h) from
- * debuginfo/kernel.h, and the kernel the passes translate for.
+ * debuginfo/kernel.h: release, version, architecture, the .config lookup
+ * and CONFIG_HZ; and the kernel the passes translate for, told by
+ * TAPC_KERNEL_DEBUGINFO whether to use the debug package.
+ * Must not: fail when the kernel is not installed (see kernel_facts.h).
  */
 #include "translator/driver/kernel_facts.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -51,14 +55,37 @@ newest_buildable_release(struct session *s)
 	return best;
 }
 
+/* The user platform's jiffy is 4 ms (TAP_JIFFIES_NS in
+ * runtime/user/runtime.h). */
+#define USER_PLATFORM_HZ 250
+
+/* CONFIG_HZ of the target's .config; 0 when there is none. */
+static unsigned
+config_hz(const struct kernel_target *kt)
+{
+	const char *v = kernel_config(kt, "HZ");
+	char *end;
+	unsigned long hz = v ? strtoul(v, &end, 10) : 0;
+
+	return v && *end == '\0' && hz <= 100000 ? (unsigned)hz : 0;
+}
+
 void
 kernel_facts_fill(struct session *s)
 {
 	struct kernel_facts *f = &s->facts;
 	struct utsname u;
 	char err[256];
+	/* the one reader of TAPC_KERNEL_DEBUGINFO (doc/tapc.1): "btf" tests
+	 * the BTF paths on a host that has the -dbg package */
+	const char *want = getenv("TAPC_KERNEL_DEBUGINFO");
+	struct kernel_paths paths = {
+		.no_debug_package = want && strcmp(want, "btf") == 0,
+	};
 
 	f->runtime = s->opts.target == TARGET_USER ? "user" : "kernel";
+	if (s->opts.target == TARGET_USER)
+		f->hz = USER_PLATFORM_HZ;
 	if (s->opts.vm && !s->opts.kernel_release)
 		s->opts.kernel_release = newest_buildable_release(s);
 	uname(&u);
@@ -67,7 +94,7 @@ kernel_facts_fill(struct session *s)
 					 s->opts.kernel_release : u.release);
 	f->kernel_version = version_of_release(s, f->kernel_release);
 	struct kernel_target *kt = kernel_target_open(s->opts.kernel_release,
-						      NULL, err, sizeof(err));
+						      &paths, err, sizeof(err));
 	if (!kt) {
 		s->kernel_error = arena_strdup(s->arena, err);
 		return;
@@ -78,6 +105,8 @@ kernel_facts_fill(struct session *s)
 	if (kernel_has_config(kt)) {
 		f->config_lookup = config_lookup;
 		f->config_ctx = kt;
+		if (s->opts.target != TARGET_USER)
+			f->hz = config_hz(kt);
 	}
 	s->kernel = kt;
 }

@@ -77,13 +77,16 @@ struct options {
 	const char *privilege;		/* stapusr | stapsys | stapdev */
 };
 
-/* What the preprocessor's %( %) conditions test, filled in by the driver
- * from the kernel translated for (kernel_facts.h) before pass 1. */
+/* What the preprocessor's %( %) conditions test, and the target's tick
+ * rate (timer.jiffies), filled in by the driver from the kernel
+ * translated for (kernel_facts.h) before pass 1. */
 struct kernel_facts {
 	const char *kernel_release;	/* kernel_vr: "6.1.0-57-amd64" */
 	const char *kernel_version;	/* kernel_v: "6.1.0" */
 	const char *arch;		/* "x86_64" */
 	const char *runtime;		/* "kernel" or "user" */
+	unsigned hz;			/* CONFIG_HZ, jiffies a second; 0
+					 * when the target's is unknown */
 	/* CONFIG_* lookup: value ("y", "m", "\"str\"") or NULL if unset. */
 	const char *(*config_lookup)(void *ctx, const char *name);
 	void *config_ctx;

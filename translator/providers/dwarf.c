@@ -28,7 +28,8 @@
  * registers and stack of the kprobe's pt_regs through the access
  * dwarf_access.c builds; one that DWARF says is not available at the
  * site is an error when used.
- * TAPC_KERNEL_DEBUGINFO=btf in the environment ignores the debug vmlinux
+ * TAPC_KERNEL_DEBUGINFO=btf in the environment (read by the driver into
+ * the kernel handle: kernel_uses_debug_package) ignores the debug vmlinux
  * and the debug package's modules (tests of the BTF path on a host that
  * has them).
  * Must not: hand out load addresses, or claim kernel.* points when there
@@ -350,20 +351,21 @@ debug_copy(const char *modules_dir, const char *path)
 	return rel && access(buf, R_OK) == 0 ? strdup(buf) : NULL;
 }
 
+/* TAPC_KERNEL_DEBUGINFO=btf, as the driver read it into the kernel
+ * handle. */
 static bool
-ignore_debug_package(void)
+ignore_debug_package(const struct elab *e)
 {
-	const char *want = getenv("TAPC_KERNEL_DEBUGINFO");
-
-	return want && strcmp(want, "btf") == 0;
+	return e->s->kernel && !kernel_uses_debug_package(e->s->kernel);
 }
 
 /* The module's DWARF file (malloc'd), or NULL when it has none. */
 static char *
-module_dwarf(const struct kmod_entry *km, const char *modules_dir)
+module_dwarf(const struct elab *e, const struct kmod_entry *km,
+	     const char *modules_dir)
 {
-	char *debug = ignore_debug_package() ? NULL
-					     : debug_copy(modules_dir, km->path);
+	char *debug = ignore_debug_package(e) ? NULL
+					      : debug_copy(modules_dir, km->path);
 
 	if (!debug && km->has_dwarf && !strstr(km->path, ".ko.xz"))
 		debug = strdup(km->path);
@@ -425,7 +427,7 @@ match_indexed_module(struct elab *e, struct node *point, struct dw_query *q,
 		     struct dw_site_cache *sc)
 {
 	struct match_ctx m = { .e = e, .point = point };
-	char *debug = module_dwarf(km, modules_dir);
+	char *debug = module_dwarf(e, km, modules_dir);
 	int n;
 
 	m.modname = km->name;
@@ -484,14 +486,14 @@ match_module_wildcard(struct elab *e, struct node *point, struct dw_query *q,
 		arena_printf(e->s->arena, "module(%s).%s(%s).%s in %s%s", pattern,
 			     pp_name(point, 1), q->func,
 			     point->u.point.ncomps == 3 ? pp_name(point, 2) : "",
-			     modules_dir, ignore_debug_package() ? " (no -dbg)" : ""));
+			     modules_dir, ignore_debug_package(e) ? " (no -dbg)" : ""));
 
 	for (size_t i = 0; i < kmod_index_count(ix); i++) {
 		const struct kmod_entry *km = kmod_index_at(ix, i);
 		if (!kmod_name_matches(pattern, km->name) ||
 		    !kmod_entry_has_func(km, q->func))
 			continue;
-		char *dwarf = needs_dwarf ? module_dwarf(km, modules_dir) : NULL;
+		char *dwarf = needs_dwarf ? module_dwarf(e, km, modules_dir) : NULL;
 		if (needs_dwarf && !dwarf) {
 			no_dwarf++;
 			continue;
@@ -547,7 +549,7 @@ match_module(struct elab *e, struct node *point, struct dw_query *q,
 	}
 	/* one module: its DWARF as before (the debug package, a -g build,
 	 * a path), else the index's symbol table and BTF */
-	path = ignore_debug_package() && mod[0] != '/' ? NULL
+	path = ignore_debug_package(e) && mod[0] != '/' ? NULL
 		: dw_kernel_module(krel, mod, err, sizeof(err));
 	if (path) {
 		struct match_ctx m = { .e = e, .point = point };
@@ -589,7 +591,7 @@ dwarf_match(struct elab *e, struct node *point)
 		return -1;
 	const char *krel = kernel_release(kt);
 	if (!is_module) {
-		path = ignore_debug_package() ? NULL : dw_kernel_vmlinux(krel);
+		path = ignore_debug_package(e) ? NULL : dw_kernel_vmlinux(krel);
 		if (!path && !statement)
 			return provider_kfunc.match(e, point);
 		if (!path)
@@ -773,9 +775,8 @@ atvar_file(struct elab *e, struct derived_probe *dp, struct node *n)
 	struct kernel_target *kt = elab_kernel(e, n->loc);
 	if (!kt)
 		return NULL;
-	const char *want = getenv("TAPC_KERNEL_DEBUGINFO");
-	path = want && strcmp(want, "btf") == 0 ? NULL
-					      : dw_kernel_vmlinux(kernel_release(kt));
+	path = ignore_debug_package(e) ? NULL
+				       : dw_kernel_vmlinux(kernel_release(kt));
 	if (!path) {
 		/* the same words with or without the debug package's name:
 		 * the sema cases hold on hosts with and without it */

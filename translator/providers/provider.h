@@ -53,8 +53,10 @@ struct pdata_begin_end {
 struct pdata_timer {
 	enum pdata_kind kind;		/* PD_TIMER or PD_PROFILE */
 	uint64_t period_ns;		/* for .hz: 1e9 / N */
-	uint64_t randomize_ns;		/* .randomize(M), 0 if none */
-	bool jiffies;			/* period given in jiffies */
+	uint64_t randomize_ns;		/* .randomize(M), 0 if none; in
+					 * jiffies for timer.jiffies */
+	bool jiffies;			/* period given in jiffies, which the
+					 * module converts with its HZ */
 	uint64_t jiffies_count;		/* timer.jiffies(N) */
 };
 

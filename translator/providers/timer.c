@@ -1,8 +1,11 @@
 /*
  * timer.c -- timer.s/sec/ms/msec/us/usec/ns/nsec/hz/jiffies(N), each with
  * an optional .randomize(M), and timer.profile (every tick, on every CPU).
- * No context variables. The period is kept in nanoseconds; code generation
- * turns it into an hrtimer (kernel) or a timer thread (user).
+ * No context variables. The period is kept in nanoseconds, except
+ * timer.jiffies' which stays in jiffies: the module converts it with the
+ * HZ of the kernel it is built for (TAP_JIFFIES_NS), the one fact about
+ * the target that the headers always have.  Code generation turns it into
+ * an hrtimer (kernel) or a timer thread (user).
  */
 #include <string.h>
 
@@ -21,6 +24,15 @@ static const struct {
 };
 
 #define TIMER_MAX_NS (86400ull * 1000000000ull)
+
+/* The most jiffies in a day on the target: at its CONFIG_HZ, else at
+ * 1000 Hz, the fastest tick Linux offers, so that nothing accepted here
+ * is over a day on any kernel. */
+static uint64_t
+timer_max_jiffies(const struct session *s)
+{
+	return 86400ull * (s->facts.hz ? s->facts.hz : 1000u);
+}
 
 static bool
 timer_claims(const struct node *point)
@@ -102,7 +114,7 @@ timer_match(struct elab *e, struct node *point)
 	if (!pd->jiffies && pd->period_ns < 100000 && !e->s->opts.guru)
 		return timer_error(e, point, "intervals under 100us need guru mode (-g)");
 	if (pd->period_ns > TIMER_MAX_NS ||
-	    (pd->jiffies && pd->jiffies_count > TIMER_MAX_NS / 1000000))
+	    (pd->jiffies && pd->jiffies_count > timer_max_jiffies(e->s)))
 		return timer_error(e, point, "intervals are at most one day");
 	elab_add_probe(e, point, NULL, pd);
 	return 1;
