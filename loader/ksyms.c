@@ -16,12 +16,11 @@
 #include <string.h>
 #include "loader/taprun.h"
 
-#define TAPRUN_MAX_KSYMS	64	/* as TAP_MAX_KSYMS in the runtime */
 
 struct taprun_ksyms {
-	char *names[TAPRUN_MAX_KSYMS];
-	unsigned long addrs[TAPRUN_MAX_KSYMS];
-	bool module_seen[TAPRUN_MAX_KSYMS];	/* "mod:sym": mod is loaded */
+	char *names[TAP_MAX_KSYMS];
+	unsigned long addrs[TAP_MAX_KSYMS];
+	bool module_seen[TAP_MAX_KSYMS];	/* "mod:sym": mod is loaded */
 	int n;
 };
 
@@ -39,8 +38,8 @@ taprun_ksyms_want(const char *value, void *ctx)
 {
 	struct taprun_ksyms *k = ctx;
 
-	if (k->n == TAPRUN_MAX_KSYMS) {
-		taprun_err("kallsyms: the module asks for more than %d symbols", TAPRUN_MAX_KSYMS);
+	if (k->n == TAP_MAX_KSYMS) {
+		taprun_err("kallsyms: the module asks for more than %d symbols", TAP_MAX_KSYMS);
 		return -E2BIG;
 	}
 	k->names[k->n] = strdup(value);

@@ -153,8 +153,24 @@ taprun_relay_close(struct taprun_relay *r)
 }
 
 /*
- * Read every trace file dry; bytes moved, or a negative errno the first
- * time the output fails.  After that the data is read and dropped, so the
+ * Read until every trace file is empty, however much that is: for DRAIN
+ * and STOPPED, when the probes are disarmed and what is left is finite
+ * (an end probe's dump can be as large as the -s buffers).  Bytes moved,
+ * or a negative errno.
+ */
+int
+taprun_relay_read_dry(struct taprun_relay *r)
+{
+	int n, total = 0;
+
+	while ((n = taprun_relay_read_all(r)) > 0)
+		total += n;
+	return n < 0 ? n : total;
+}
+
+/*
+ * Read every trace file, a bounded amount each; bytes moved, or a
+ * negative errno the first time the output fails.  After that the data is read and dropped, so the
  * module's buffers keep draining while it stops.
  */
 int

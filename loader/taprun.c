@@ -350,7 +350,7 @@ taprun_handle_msg(struct taprun_session *s, const struct taprun_msg *m)
 		fprintf(stderr, "WARNING: %s\n", m->payload);
 		break;
 	case TAP_MSG_DRAIN:
-		taprun_relay_read_all(&s->relay);
+		taprun_relay_read_dry(&s->relay);
 		taprun_ctl_send(&s->ctl, TAP_MSG_DRAINED, NULL, 0);
 		break;
 	case TAP_MSG_COUNTS:
@@ -435,7 +435,7 @@ taprun_loop(struct taprun_session *s)
 			return -ETIMEDOUT;
 		}
 	}
-	taprun_relay_read_all(&s->relay);
+	taprun_relay_read_dry(&s->relay);
 	return 0;
 }
 
@@ -473,7 +473,7 @@ taprun_start(struct taprun_session *s)
 		taprun_ctl_drain_errors(s);
 		return ret;
 	}
-	taprun_relay_read_all(&s->relay);
+	taprun_relay_read_dry(&s->relay);
 	return taprun_ctl_send(&s->ctl, TAP_MSG_ARM, NULL, 0);
 }
 

@@ -79,6 +79,7 @@ int taprun_relay_open(struct taprun_relay *r, const char *name,
 		      const char *outfile, bool bulk);
 void taprun_relay_close(struct taprun_relay *r);
 int taprun_relay_read_all(struct taprun_relay *r);
+int taprun_relay_read_dry(struct taprun_relay *r);
 
 /* target.c */
 pid_t taprun_target_fork(const char *cmd, int *release_fd);

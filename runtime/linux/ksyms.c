@@ -9,28 +9,30 @@
 #include <linux/string.h>
 #include "ksyms.h"
 
-static char *__tap_ksyms = "";
-module_param(__tap_ksyms, charp, 0);
+static char *__tap_ksyms[TAP_MAX_KSYMS];
+static unsigned int __tap_nksyms;
+module_param_array(__tap_ksyms, charp, &__tap_nksyms, 0);
 MODULE_PARM_DESC(__tap_ksyms, "name:hexaddr,... from /proc/kallsyms (taprun)");
 
 struct tap_ksym_entry {
-	const char *name;	/* points into __tap_ksyms */
+	const char *name;	/* points into an element of __tap_ksyms */
 	unsigned long addr;
 };
 
 static struct tap_ksym_entry tap_ksym_table[TAP_MAX_KSYMS];
 static unsigned int tap_ksym_count;
 
-/* Split "a:ffff...,mod:b:ffff..." in place (a module's symbol is
- * "module:name": the address follows the last colon). */
+/* Split each "a:ffff..." or "mod:b:ffff..." element in place (a module's
+ * symbol is "module:name": the address follows the last colon). */
 int
 tap_ksyms_init(void)
 {
-	char *p = __tap_ksyms, *entry, *colon;
+	char *entry, *colon;
+	unsigned int i;
 
-	while (p && *p && tap_ksym_count < TAP_MAX_KSYMS) {
-		entry = strsep(&p, ",");
-		colon = strrchr(entry, ':');
+	for (i = 0; i < __tap_nksyms; i++) {
+		entry = __tap_ksyms[i];
+		colon = entry ? strrchr(entry, ':') : NULL;
 		if (!colon)
 			return -EINVAL;
 		*colon = '\0';

@@ -5,7 +5,9 @@
  * Generated code names each symbol once at file scope with
  * TAP_NEED_KSYM(name); that becomes a "tap_ksym=name" .modinfo string, which
  * taprun reads, resolves in /proc/kallsyms and passes back as the module
- * parameter __tap_ksyms="name:hexaddr,...".  tap_ksym("name") then gives
+ * parameter __tap_ksyms="name:hexaddr,...", an array with one element per
+ * symbol (a single string parameter is cut at 1,024 bytes, about 25
+ * symbols, by the kernel).  tap_ksym("name") then gives
  * the address (0 when unknown), from any context.  A module's symbol is
  * named "module:symbol" (MODULE_INFO(tap_ksym, "module:symbol")): taprun
  * takes it from the "[module]" entries of /proc/kallsyms.
@@ -15,9 +17,11 @@
 #define TAP_LINUX_KSYMS_H
 
 #include <linux/module.h>
+#include "tap_protocol.h"
 
 #define TAP_NEED_KSYM(sym)	MODULE_INFO(tap_ksym, #sym)
-#define TAP_MAX_KSYMS		64
+/* TAP_MAX_KSYMS (how many one module may name) is in tap_protocol.h:
+ * taprun checks it too. */
 
 int tap_ksyms_init(void);
 unsigned long tap_ksym(const char *name);

@@ -20,6 +20,14 @@ tap_output_commit(struct tap_context *c)
 	}
 }
 
+/* A print did not fit in the handler's buffer even when it was empty:
+ * the cut is counted, and reported in the closing WARNING line. */
+void
+tap_output_cut(struct tap_context *c)
+{
+	tap_transport_count_lost();
+}
+
 void
 tap_print(struct tap_context *c, const char *s, size_t len)
 {

@@ -15,5 +15,6 @@ void tap_print(struct tap_context *c, const char *s, size_t len);
 void tap_puts(struct tap_context *c, const char *s);
 __printf(2, 3) void tap_printf(struct tap_context *c, const char *fmt, ...);
 void tap_output_commit(struct tap_context *c);
+void tap_output_cut(struct tap_context *c);
 
 #endif /* TAP_LINUX_OUTPUT_H */

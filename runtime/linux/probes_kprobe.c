@@ -21,6 +21,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include "compat/compat.h"
@@ -241,19 +242,49 @@ tap_kprobes_arm(struct tap_kprobe_probe *k, size_t n)
 	return ret;
 }
 
+/*
+ * Unregister every armed probe of one kind with one call: the kernel then
+ * waits for one grace period for all of them, where one call per probe
+ * waits once per probe (thousands of probes took longer than taprun's
+ * stop allows).  Falls back to one at a time if the array cannot be had.
+ */
+static void
+tap_kprobes_unregister_batch(struct tap_kprobe_probe *k, size_t n,
+			     bool returns)
+{
+	void **batch;
+	size_t i, m = 0;
+
+	batch = kvmalloc_array(n, sizeof(*batch), GFP_KERNEL);
+	for (i = 0; i < n; i++) {
+		if (!k[i].armed || k[i].is_return != returns)
+			continue;
+		if (!batch) {
+			tap_kprobe_unregister_one(&k[i]);
+			continue;
+		}
+		batch[m++] = returns ? (void *)&k[i].u.krp : (void *)&k[i].u.kp;
+		k[i].armed = false;
+	}
+	if (batch && m) {
+		if (returns)
+			unregister_kretprobes((struct kretprobe **)batch, m);
+		else
+			unregister_kprobes((struct kprobe **)batch, m);
+	}
+	kvfree(batch);
+}
+
 void
 tap_kprobes_disarm(struct tap_kprobe_probe *k, size_t n)
 {
-	size_t i;
-
 	if (tap_kprobe_notifier_on) {
 		unregister_module_notifier(&tap_kprobe_module_nb);
 		tap_kprobe_notifier_on = false;
 	}
 	mutex_lock(&tap_kprobe_mutex);
-	for (i = 0; i < n; i++)
-		if (k[i].armed)
-			tap_kprobe_unregister_one(&k[i]);
+	tap_kprobes_unregister_batch(k, n, false);
+	tap_kprobes_unregister_batch(k, n, true);
 	tap_kprobe_count = 0;
 	mutex_unlock(&tap_kprobe_mutex);
 }

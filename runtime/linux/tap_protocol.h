@@ -50,6 +50,10 @@ typedef uint64_t tap_u64;
 /* Longest payload of one message; ERROR and WARNING text is cut to fit. */
 #define TAP_MSG_MAX_PAYLOAD	512u
 
+/* The most kernel symbols one module may ask taprun to resolve (the
+ * __tap_ksyms module parameter, runtime/linux/ksyms.h). */
+#define TAP_MAX_KSYMS		256
+
 enum tap_msg_type {
 	TAP_MSG_HELLO = 1,	/* both ways: struct tap_msg_hello */
 	TAP_MSG_START = 2,	/* loader: struct tap_msg_start; runs begin */

@@ -108,6 +108,14 @@ tap_transport_flush(void)
 		relay_flush(tap_chan);
 }
 
+/* Output that never reached the relay buffers (a print larger than the
+ * handler's buffer): counted with the records the buffers dropped. */
+void
+tap_transport_count_lost(void)
+{
+	atomic64_inc(&tap_lost_records);
+}
+
 u64
 tap_transport_lost(void)
 {
@@ -128,13 +136,28 @@ tap_ctl_ring_empty(void)
 	return READ_ONCE(tap_ctl_head) == READ_ONCE(tap_ctl_tail);
 }
 
+/*
+ * How many slots a message may fill.  The script's errors and warnings
+ * stop short of the last TAP_CTL_RESERVED, which only the protocol uses
+ * (STARTED, DRAIN, COUNTS, STOPPED): a script that warns faster than the
+ * loader reads must lose warnings, counted, never the message the loader
+ * is waiting for.
+ */
+static unsigned int
+tap_ctl_room_for(u32 type)
+{
+	if (type == TAP_MSG_ERROR || type == TAP_MSG_WARNING)
+		return TAP_CTL_SLOTS - TAP_CTL_RESERVED;
+	return TAP_CTL_SLOTS;
+}
+
 /* Caller holds tap_ctl_lock. */
 static bool
 __tap_ctl_enqueue(u32 type, const void *payload, size_t len)
 {
 	struct tap_ctl_slot *slot;
 
-	if (tap_ctl_head - tap_ctl_tail >= TAP_CTL_SLOTS) {
+	if (tap_ctl_head - tap_ctl_tail >= tap_ctl_room_for(type)) {
 		atomic64_inc(&tap_ctl_dropped);
 		return false;
 	}

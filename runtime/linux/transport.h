@@ -21,12 +21,14 @@
 #define TAP_RELAY_N_SUBBUFS	8
 #endif
 #define TAP_CTL_SLOTS		64	/* queued messages to the loader */
+#define TAP_CTL_RESERVED	4	/* of them, kept for protocol messages */
 
 int tap_transport_init(const char *modname);
 void tap_transport_exit(void);
 
 void tap_transport_write(const void *data, size_t len);
 void tap_transport_flush(void);
+void tap_transport_count_lost(void);
 u64 tap_transport_lost(void);
 u64 tap_transport_dropped_msgs(void);
 

@@ -143,6 +143,14 @@ tap_puts(struct tap_context *c, const char *s)
 	tap_print(c, s, strlen(s));
 }
 
+uint64_t tap_output_cut_count;
+
+void
+tap_output_cut(struct tap_context *c)
+{
+	tap_output_cut_count++;
+}
+
 void
 tap_output_commit(struct tap_context *c)
 {

@@ -297,6 +297,10 @@ tap_finish(void)
 	if (tap_error_count || tap_skipped_count)
 		fprintf(stderr, "WARNING: Number of errors: %d, skipped probes: %d\n",
 			(int)tap_error_count, (int)tap_skipped_count);
+	/* The same line as taprun's for the same loss. */
+	if (tap_output_cut_count)
+		fprintf(stderr, "WARNING: Number of output records lost (buffers full): %llu\n",
+			(unsigned long long)tap_output_cut_count);
 }
 
 static int

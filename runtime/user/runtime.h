@@ -174,6 +174,9 @@ void tap_request_exit(void);
 void tap_print(struct tap_context *c, const char *s, size_t len);
 void tap_puts(struct tap_context *c, const char *s);
 void tap_output_commit(struct tap_context *c);
+/* A print that did not fit even in an empty buffer: counted. */
+void tap_output_cut(struct tap_context *c);
+extern uint64_t tap_output_cut_count;
 
 /* Script-visible facts the tapset builtins read. */
 int64_t tap_gettimeofday_ns(void);

@@ -29,6 +29,8 @@ TAP_KMOD_FILES = \
 	testsuite/kmod/tests/pretty.out \
 	testsuite/kmod/tests/statics.stp \
 	testsuite/kmod/tests/statics.out \
+	testsuite/kmod/tests/statics30.stp \
+	testsuite/kmod/tests/statics30.out \
 	testsuite/kmod/tests/locexpr.stp \
 	testsuite/kmod/tests/locexpr.out \
 	testsuite/kmod/tests/write.stp \

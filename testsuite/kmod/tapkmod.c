@@ -175,6 +175,18 @@ noinline int tk_statics(int n)
 	return calls;
 }
 
+/* Thirty statics for tests/statics30.stp: a script reading them asks
+ * taprun for thirty "tapkmod:tk_static_NN" addresses, more than one
+ * 1,024-byte module parameter string holds.  __used keeps each in .data
+ * (and its DWARF): nothing else reads them. */
+#define TK_S(nn, n) static long tk_static_##nn __used = n;
+TK_S(00, 0) TK_S(01, 1) TK_S(02, 2) TK_S(03, 3) TK_S(04, 4) TK_S(05, 5)
+TK_S(06, 6) TK_S(07, 7) TK_S(08, 8) TK_S(09, 9) TK_S(10, 10) TK_S(11, 11)
+TK_S(12, 12) TK_S(13, 13) TK_S(14, 14) TK_S(15, 15) TK_S(16, 16)
+TK_S(17, 17) TK_S(18, 18) TK_S(19, 19) TK_S(20, 20) TK_S(21, 21)
+TK_S(22, 22) TK_S(23, 23) TK_S(24, 24) TK_S(25, 25) TK_S(26, 26)
+TK_S(27, 27) TK_S(28, 28) TK_S(29, 29)
+
 /* ---- location expressions (tests/locexpr.stp) ----
  * Structs passed by value in two registers: their parameters' locations
  * are DW_OP_piece lists (rdi:rsi, rdx:ecx). */
