@@ -21,4 +21,3 @@ translator_libtapc_a_SOURCES += \
 	translator/codegen/codegen_tvar.h \
 	translator/codegen/codegen_ucfi.c \
 	translator/codegen/codegen_ucfi.h \
-	translator/codegen/codegen_uprobe.c

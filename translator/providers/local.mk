@@ -10,6 +10,7 @@ translator_libtapc_a_SOURCES += \
 	translator/providers/kfunc.h \
 	translator/providers/kprobe.c \
 	translator/providers/process.c \
+	translator/providers/process_emit.c \
 	translator/providers/process_dwarf.c \
 	translator/providers/process_dwarf.h \
 	translator/providers/procfs.c \
