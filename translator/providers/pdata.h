@@ -100,13 +100,12 @@ struct pdata_uprobe {
 enum process_event {
 	PROC_BEGIN, PROC_END, PROC_THREAD_BEGIN, PROC_THREAD_END,
 	PROC_SYSCALL, PROC_SYSCALL_RETURN,	/* on raw_syscalls sys_enter/
-						 * sys_exit; c->probe_data:
-						 * int64_t[8], PROC_SYSCALL_* */
+						 * sys_exit; c->probe_data as
+						 * kernel.syscall's */
 };
 
-/* The slots of a process syscall event's data: $arg1..$arg6 in 0..5. */
-#define PROC_SYSCALL_NR_SLOT 6
-#define PROC_SYSCALL_RET_SLOT 7
+/* A process syscall event's data: TAP_SYSCALL_SLOTS (runtime/core/
+ * abi.h), $arg1..$arg6 in 0..5. */
 
 struct pdata_process {
 	enum process_pdata kind;	/* PROCESS_PD_EVENT */

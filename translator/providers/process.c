@@ -37,6 +37,7 @@
 #include "translator/providers/process_dwarf.h"
 #include "translator/providers/provider.h"
 #include "translator/sema/tvar_access.h"
+#include "runtime/core/abi.h"
 
 #define PROCESS_MAX_EXPANSION 5000
 
@@ -747,11 +748,12 @@ syscall_context(struct elab *e, const struct pdata_process *pd,
 	char tail;
 
 	if (strcmp(name, "syscall") == 0)
-		return slot_var(e, "syscall", PROC_SYSCALL_NR_SLOT);
+		return slot_var(e, "syscall", TAP_SYSCALL_NR_SLOT);
 	if (pd->event == PROC_SYSCALL_RETURN)
 		return strcmp(name, "return") == 0 ?
-			slot_var(e, "return", PROC_SYSCALL_RET_SLOT) : NULL;
-	if (sscanf(name, "arg%d%c", &n, &tail) == 1 && n >= 1 && n <= 6)
+			slot_var(e, "return", TAP_SYSCALL_RET_SLOT) : NULL;
+	if (sscanf(name, "arg%d%c", &n, &tail) == 1 && n >= 1 &&
+	    n <= TAP_SYSCALL_NARGS)
 		return slot_var(e, arena_strdup(e->s->arena, name), n - 1);
 	return NULL;
 }
@@ -801,11 +803,12 @@ process_list(struct elab *e, struct derived_probe *dp,
 	*out = NULL;
 	if (is_syscall_event(dp)) {
 		const struct pdata_process *pp = dp->pdata;
-		*out = arena_alloc(e->s->arena, 8 * sizeof(**out));
+		*out = arena_alloc(e->s->arena, TAP_SYSCALL_SLOTS * sizeof(**out));
 		(*out)[n++] = process_context(e, dp, "syscall");
 		if (pp->event == PROC_SYSCALL_RETURN)
 			(*out)[n++] = process_context(e, dp, "return");
-		for (int i = 1; pp->event == PROC_SYSCALL && i <= 6; i++)
+		for (int i = 1; pp->event == PROC_SYSCALL &&
+		     i <= TAP_SYSCALL_NARGS; i++)
 			(*out)[n++] = process_context(e, dp,
 				arena_printf(e->s->arena, "arg%d", i));
 		return n;

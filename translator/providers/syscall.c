@@ -27,9 +27,7 @@
 #include "translator/providers/pdata.h"
 #include "translator/providers/provider.h"
 #include "translator/providers/syscall_table.h"
-
-#define SYSCALL_NR_SLOT 6
-#define SYSCALL_RET_SLOT 7
+#include "runtime/core/abi.h"
 
 extern const struct provider provider_syscall;
 
@@ -217,7 +215,7 @@ syscall_callback(struct cg *g, bool is_return)
 	cg_line(&g->w, "__tap_sys_%s_cb(void *__data, struct pt_regs *regs, long __v)",
 		is_return ? "exit" : "enter");
 	cg_open_block(&g->w);
-	cg_line(&g->w, "int64_t __args[8];");
+	cg_line(&g->w, "int64_t __args[TAP_SYSCALL_SLOTS];");
 	cg_line(&g->w, "long __nr = %s;", is_return ?
 		"syscall_get_nr(current, regs)" : "__v");
 	cg_blank(&g->w);
@@ -229,8 +227,8 @@ syscall_callback(struct cg *g, bool is_return)
 	cg_line(&g->w, "\treturn;");
 	cg_line(&g->w, "}");
 	cg_line(&g->w, "__tap_syscall_args(regs, __args);");
-	cg_line(&g->w, "__args[%d] = __nr;", SYSCALL_NR_SLOT);
-	cg_line(&g->w, "__args[%d] = %s;", SYSCALL_RET_SLOT,
+	cg_line(&g->w, "__args[TAP_SYSCALL_NR_SLOT] = __nr;");
+	cg_line(&g->w, "__args[TAP_SYSCALL_RET_SLOT] = %s;",
 		is_return ? "__v" : "0");
 	syscall_dispatch(g, is_return);
 	cg_close(&g->w, NULL);
@@ -297,16 +295,14 @@ syscall_target_expr(struct cg *g, enum backend b,
 		    const struct derived_probe *dp,
 		    const struct context_var *cv, struct node *n)
 {
-	int slot = cv->arg_index;
-
 	(void)b; (void)dp; (void)n;
 	if (cv->type != TY_LONG)
 		return NULL;
 	if (cv->arg_index == SYSCALL_ARG_NR)
-		slot = SYSCALL_NR_SLOT;
-	else if (cv->arg_index == SYSCALL_ARG_RETURN)
-		slot = SYSCALL_RET_SLOT;
-	return cg_fmt(g, "(((int64_t *)c->probe_data)[%d])", slot);
+		return "(((int64_t *)c->probe_data)[TAP_SYSCALL_NR_SLOT])";
+	if (cv->arg_index == SYSCALL_ARG_RETURN)
+		return "(((int64_t *)c->probe_data)[TAP_SYSCALL_RET_SLOT])";
+	return cg_fmt(g, "(((int64_t *)c->probe_data)[%d])", cv->arg_index);
 }
 
 static const char *const syscall_shapes[] = {
