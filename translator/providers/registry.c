@@ -14,28 +14,30 @@
 #include "translator/providers/dwarf_access.h"
 #include "translator/providers/provider.h"
 
-extern const struct provider provider_begin_end;
-extern const struct provider provider_timer;
-extern const struct provider provider_tracepoint;
-extern const struct provider provider_kprobe;
-extern const struct provider provider_syscall;
-extern const struct provider provider_dwarf;
-extern const struct provider provider_process;
-extern const struct provider provider_procfs;
-extern const struct provider provider_unsupported;
+/*
+ * The families, one line each, in the order providers are asked; it is
+ * also the order of the module's tables and of its descriptor's fields
+ * (the emit hooks run in it).  Each names `provider_NAME`, defined in
+ * its own file.
+ */
+#define PROVIDER_LIST(X) \
+	X(begin_end) \
+	X(timer) \
+	X(tracepoint) \
+	X(kprobe) \
+	X(syscall) \
+	X(dwarf)	/* kernel.function: DWARF, else BTF (kfunc.c) */ \
+	X(process) \
+	X(procfs) \
+	X(unsupported)	/* last: recognises the rest by name */
 
-/* The order is the order of the module's tables and of its descriptor's
- * fields (the emit hooks run in it). */
+#define PROVIDER_DECLARE(name) extern const struct provider provider_##name;
+#define PROVIDER_ENTRY(name) &provider_##name,
+
+PROVIDER_LIST(PROVIDER_DECLARE)
+
 const struct provider *const provider_registry[] = {
-	&provider_begin_end,
-	&provider_timer,
-	&provider_tracepoint,
-	&provider_kprobe,
-	&provider_syscall,
-	&provider_dwarf,	/* kernel.function: DWARF, else BTF (kfunc.c) */
-	&provider_process,
-	&provider_procfs,
-	&provider_unsupported,	/* last: recognises the rest by name */
+	PROVIDER_LIST(PROVIDER_ENTRY)
 	NULL,
 };
 
