@@ -15,7 +15,6 @@
 /* begin_end.c */
 enum be_kind { BE_BEGIN, BE_END, BE_ERROR, BE_NEVER };
 
-
 struct pdata_begin_end {
 	enum be_kind kind;
 	int64_t sequence;		/* begin(-5): run order, default 0 */
@@ -115,16 +114,6 @@ struct pdata_process {
 	bool uses_bias;			/* @var: the program's load bias is
 					 * wanted (tap_ubias) */
 	uint64_t load_vaddr;		/* its first PT_LOAD's page */
-};
-
-/* procfs[("PATH")][.umask(N)].read[.maxsize(N)] / .write (procfs.c):
- * the file /proc/systemtap/MODULE/PATH. */
-struct pdata_procfs {
-	const char *path;		/* "command" when not given */
-	bool is_write;
-	int umask;			/* .umask(N), 0 when not given */
-	int64_t maxsize;		/* .read.maxsize(N), 0 when not given */
-	struct context_var *value;	/* its $value */
 };
 
 #endif /* TAPC_PROVIDERS_PDATA_H */

@@ -23,10 +23,19 @@
 
 #include "translator/codegen/codegen_int.h"
 #include "translator/sema/elab.h"
-#include "translator/providers/pdata.h"
 #include "translator/providers/provider.h"
 
 extern const struct provider provider_procfs;
+
+/* procfs[("PATH")][.umask(N)].read[.maxsize(N)] / .write:
+ * the file /proc/systemtap/MODULE/PATH. */
+struct pdata_procfs {
+	const char *path;		/* "command" when not given */
+	bool is_write;
+	int umask;			/* .umask(N), 0 when not given */
+	int64_t maxsize;		/* .read.maxsize(N), 0 when not given */
+	struct context_var *value;	/* its $value */
+};
 
 #define PROCFS_MAXSIZE (4 << 20)	/* a read buffer of at most 4 MiB */
 
