@@ -6,6 +6,7 @@
 ## include them into each module it builds.
 
 TAP_CORE_H_FILES = \
+	runtime/core/abi.h \
 	runtime/core/platform.h \
 	runtime/core/error.h \
 	runtime/core/buf.h \

@@ -1,13 +1,33 @@
 /*
  * handler.h - what generated handler code calls on both platforms: the
- * statement and call-depth limits, a script error at a statement, and the
- * -G parameter table.  Included by each platform's runtime header after
- * its struct tap_context (which has `actions`, `maxaction`, `nesting` and
- * `last_stmt`) and its tap_error().
+ * script error, the statement and call-depth limits, a script error at a
+ * statement, and the -G parameter table.  Included by each platform's
+ * runtime header after its struct tap_context (which has `error`,
+ * `errbuf`, `actions`, `maxaction`, `nesting` and `last_stmt`).
  * Must not: allocate or block (handlers run in atomic context).
  */
 #ifndef TAP_CORE_HANDLER_H
 #define TAP_CORE_HANDLER_H
+
+/*
+ * The script error: records the message in the context and marks the
+ * handler failed, keeping the first (later ones are consequences);
+ * generated code leaves the handler after calling it.  The platform's
+ * tap_context_exit() reports it ("ERROR: msg near last_stmt").
+ */
+static inline __attribute__((format(printf, 2, 3))) void
+tap_error(struct tap_context *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->error)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->errbuf, sizeof(c->errbuf), fmt, ap);
+	va_end(ap);
+	c->error = true;
+	c->last_stmt = NULL;
+}
 
 /* A script error at a statement: message and "near" text separately, as
  * try/catch hands the catch variable only the message. */

@@ -83,6 +83,8 @@ tap_num_cpus(void)
 #include <stdbool.h>
 #include <string.h>
 #include <stdlib.h>
+#include <stdarg.h>
+#include <stdio.h>	/* vsnprintf, for tap_error() (handler.h) */
 
 #ifndef TAP_NR_CPUS
 #define TAP_NR_CPUS 256

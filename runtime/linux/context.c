@@ -185,20 +185,6 @@ tap_warn(struct tap_context *c, const char *fmt, ...)
 	tap_ctl_send_atomic(TAP_MSG_WARNING, c->msgbuf, n);
 }
 
-void
-tap_error(struct tap_context *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (c->error)
-		return;	/* keep the first: later ones are consequences */
-	va_start(ap, fmt);
-	vscnprintf(c->errbuf, sizeof(c->errbuf), fmt, ap);
-	va_end(ap);
-	c->error = true;
-	c->last_stmt = NULL;
-}
-
 /* NMI-safe clock: handlers may run anywhere. */
 int64_t
 tap_gettimeofday_ns(void)

@@ -37,15 +37,6 @@
 #endif
 #define TAP_ERRBUF_SIZE		256
 
-/* Session life cycle; tap_session_state holds one of these. */
-enum tap_session_state {
-	TAP_SESSION_STARTING,	/* init done; begin probes run here */
-	TAP_SESSION_RUNNING,	/* probes armed; ordinary handlers run */
-	TAP_SESSION_STOPPING,	/* exit requested; end probes run here */
-	TAP_SESSION_ERROR,	/* too many errors; error probes run here */
-	TAP_SESSION_STOPPED,	/* everything disarmed and reported */
-};
-
 struct tap_probe;
 
 struct tap_outbuf {
@@ -78,7 +69,7 @@ struct tap_context {
 	unsigned long locals[] __aligned(16);
 };
 
-extern atomic_t tap_session_state;
+extern atomic_t tap_session_state;	/* enum tap_session_state (core/abi.h) */
 extern atomic64_t tap_skipped_count;
 extern atomic64_t tap_error_count;
 extern int tap_target_pid;
@@ -90,13 +81,9 @@ struct tap_context *tap_context_enter(const struct tap_probe *probe,
 				      int want_state);
 void tap_context_exit(struct tap_context *c);
 
-/*
- * The script error: records the message in the context and marks the
- * handler failed; generated code returns from the handler after calling it.
- * tap_context_exit() reports it ("ERROR: msg near last_stmt") and past
- * MAXERRORS turns the session to ERROR (error probes run, then it stops).
- */
-__printf(2, 3) void tap_error(struct tap_context *c, const char *fmt, ...);
+/* tap_error(), the script error, is core/handler.h's: tap_context_exit()
+ * reports it ("ERROR: msg near last_stmt") and past MAXERRORS turns the
+ * session to ERROR (error probes run, then it stops). */
 
 /* The script's warn(): a WARNING line on taprun's stderr; no stop. */
 __printf(2, 3) void tap_warn(struct tap_context *c, const char *fmt, ...);

@@ -1,7 +1,8 @@
 /*
- * probes.h -- the registration table generated code fills in and the platform
- * walks: one struct tap_module_desc (named tap_module) listing every probe of
- * the script by provider.
+ * probes.h -- the kernel's probe records: what generated code fills in for
+ * the families only the kernel has (timer.profile, tracepoints, kprobes),
+ * beside core/abi.h's struct tap_module_desc (named tap_module), which
+ * lists every probe of the script by provider.
  *
  * Generated code defines the handlers and the arrays; runtime/linux/module.c
  * runs begin probes when the loader says START, then arms the timer,
@@ -21,29 +22,12 @@
 #include "../core/core.h"
 #include "context.h"	/* struct tap_global_param, via core/handler.h */
 
-struct tap_context;
-struct tap_procfs_file;
-
-/* What every probe has, whatever its provider. */
-struct tap_probe {
-	const char *point;	/* probe point as written, for messages */
-	const char *location;	/* script file:line:col of the probe */
-	void (*handler)(struct tap_context *c);
-};
+#include "../core/abi.h"	/* struct tap_probe, the timers, the module
+				 * descriptor, the session states */
 
 /* timer.jiffies(N): N ticks of the kernel the module is built for, so
  * that a module built with -r KREL uses that kernel's CONFIG_HZ. */
 #define TAP_JIFFIES_NS(n) ((u64)(n) * NSEC_PER_SEC / HZ)
-
-/* timer.s(N) & co: one hrtimer per probe, re-armed after each hit. */
-struct tap_timer_probe {
-	struct tap_probe probe;
-	u64 interval_ns;
-	u64 randomize_ns;	/* +/- this much, uniformly; 0 for none */
-	/* runtime */
-	struct hrtimer timer;
-	bool armed;
-};
 
 /*
  * timer.profile: one pinned hrtimer per CPU, every interval_ns (the
@@ -95,38 +79,6 @@ struct tap_kprobe_probe {
 	} u;
 	bool armed;
 };
-
-struct tap_module_desc {
-	/* begin, end and error probes, each array already in sequence order */
-	const struct tap_probe *const *begin;
-	size_t n_begin;
-	const struct tap_probe *const *end;
-	size_t n_end;
-	const struct tap_probe *const *error;
-	size_t n_error;
-	const struct tap_global_param *params;
-	size_t n_params;
-	struct tap_timer_probe *timers;
-	size_t n_timers;
-	struct tap_profile_probe *profiles;
-	size_t n_profiles;
-	struct tap_tracepoint_probe *tracepoints;
-	size_t n_tracepoints;
-	struct tap_kprobe_probe *kprobes;
-	size_t n_kprobes;
-	/* procfs("PATH") files (procfs.h) and the directories under the
-	 * module's that their paths need, parents first */
-	struct tap_procfs_file *procfs;
-	size_t n_procfs;
-	const char *const *procfs_dirs;
-	size_t n_procfs_dirs;
-	size_t locals_size;	/* bytes of locals in each context */
-	int (*init)(void);	/* allocate globals; process context */
-	void (*exit)(void);	/* free them */
-};
-
-/* Defined by the generated code. */
-extern struct tap_module_desc tap_module;
 
 /* Provider helpers the platform calls (probes_*.c). */
 int tap_timers_arm(struct tap_timer_probe *t, size_t n);

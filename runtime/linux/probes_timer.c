@@ -12,6 +12,7 @@
  * hrtimer_cancel (which waits for a running callback).
  */
 #include <linux/hrtimer.h>
+#include <linux/slab.h>
 #include <linux/random.h>
 #include <linux/percpu.h>
 #include <linux/smp.h>
@@ -41,11 +42,17 @@ tap_timer_keep_going(void)
 	return state == TAP_SESSION_STARTING || state == TAP_SESSION_RUNNING;
 }
 
+/* What a timer probe has while armed (its rt, core/abi.h). */
+struct tap_timer_state {
+	struct hrtimer timer;
+	struct tap_timer_probe *probe;
+};
+
 static enum hrtimer_restart
 tap_timer_fire(struct hrtimer *timer)
 {
-	struct tap_timer_probe *t = container_of(timer, struct tap_timer_probe,
-						 timer);
+	struct tap_timer_probe *t = container_of(timer, struct tap_timer_state,
+						 timer)->probe;
 	struct tap_context *c;
 
 	c = tap_context_enter(&t->probe, TAP_SESSION_RUNNING);
@@ -59,16 +66,25 @@ tap_timer_fire(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
+/* Process context (the loader's START): the states are allocated here,
+ * one array for all, freed by tap_timers_disarm(). */
 int
 tap_timers_arm(struct tap_timer_probe *t, size_t n)
 {
+	struct tap_timer_state *st;
 	size_t i;
 
+	if (!n)
+		return 0;
+	st = kcalloc(n, sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		tap_hrtimer_init(&t[i].timer, tap_timer_fire, TAP_HRTIMER_MODE);
-		hrtimer_start(&t[i].timer, ns_to_ktime(tap_timer_next_ns(&t[i])),
+		st[i].probe = &t[i];
+		t[i].rt = &st[i];
+		tap_hrtimer_init(&st[i].timer, tap_timer_fire, TAP_HRTIMER_MODE);
+		hrtimer_start(&st[i].timer, ns_to_ktime(tap_timer_next_ns(&t[i])),
 			      TAP_HRTIMER_MODE);
-		t[i].armed = true;
 	}
 	return 0;
 }
@@ -76,14 +92,16 @@ tap_timers_arm(struct tap_timer_probe *t, size_t n)
 void
 tap_timers_disarm(struct tap_timer_probe *t, size_t n)
 {
+	struct tap_timer_state *st = n ? t[0].rt : NULL;
 	size_t i;
 
+	if (!st)
+		return;
 	for (i = 0; i < n; i++) {
-		if (!t[i].armed)
-			continue;
-		hrtimer_cancel(&t[i].timer);
-		t[i].armed = false;
+		hrtimer_cancel(&st[i].timer);
+		t[i].rt = NULL;
 	}
+	kfree(st);
 }
 
 /* ---- timer.profile ---- */

@@ -56,8 +56,7 @@ struct tap_uprobe_probe {
 enum tap_uproc_event {
 	TAP_UPROC_BEGIN, TAP_UPROC_END, TAP_UPROC_THREAD_BEGIN,
 	TAP_UPROC_THREAD_END,
-	/* c->probe_data: int64_t[8], $arg1..$arg6 in 0..5 (.syscall), the
-	 * number in 6, the result in 7 (.return) */
+	/* c->probe_data: a system call's slots (core/abi.h) */
 	TAP_UPROC_SYSCALL, TAP_UPROC_SYSCALL_RETURN,
 };
 

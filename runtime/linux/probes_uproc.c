@@ -200,8 +200,8 @@ static void
 tap_uproc_syscall(enum tap_uproc_event ev, struct pt_regs *regs, long nr,
 		  long ret)
 {
-	unsigned long args[6];
-	int64_t data[8];
+	unsigned long args[TAP_SYSCALL_NARGS];
+	int64_t data[TAP_SYSCALL_SLOTS];
 	int i;
 
 	/* not while the scan runs: a process it has not reached yet would
@@ -210,13 +210,13 @@ tap_uproc_syscall(enum tap_uproc_event ev, struct pt_regs *regs, long nr,
 		return;
 	if (ev == TAP_UPROC_SYSCALL) {
 		syscall_get_arguments(current, regs, args);
-		for (i = 0; i < 6; i++)
+		for (i = 0; i < TAP_SYSCALL_NARGS; i++)
 			data[i] = (int64_t)args[i];
 	} else {	/* .return offers no $argN */
-		memset(data, 0, 6 * sizeof(data[0]));
+		memset(data, 0, TAP_SYSCALL_NARGS * sizeof(data[0]));
 	}
-	data[6] = nr;
-	data[7] = ret;
+	data[TAP_SYSCALL_NR_SLOT] = nr;
+	data[TAP_SYSCALL_RET_SLOT] = ret;
 	tap_uproc_fire_probes(ev, tap_current_program(), data);
 }
 

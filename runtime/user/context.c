@@ -99,20 +99,6 @@ tap_context_exit(struct tap_context *c)
 }
 
 void
-tap_error(struct tap_context *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (c->error)
-		return;	/* keep the first: later ones are consequences */
-	va_start(ap, fmt);
-	vsnprintf(c->errbuf, sizeof(c->errbuf), fmt, ap);
-	va_end(ap);
-	c->error = true;
-	c->last_stmt = NULL;
-}
-
-void
 tap_request_exit(void)
 {
 	if (tap_session_state == TAP_SESSION_STARTING ||

@@ -201,6 +201,11 @@ tap_timer_interval(const struct tap_timer_probe *t)
 	return t->interval_ns - r + (uint64_t)random() % (2 * r + 1);
 }
 
+/* What a timer probe has while the main loop runs (its rt, core/abi.h). */
+struct tap_timer_state {
+	uint64_t next_ns;	/* when it is due */
+};
+
 static void
 tap_fire_timers(uint64_t now)
 {
@@ -209,10 +214,10 @@ tap_fire_timers(uint64_t now)
 	for (i = 0; i < tap_module.n_timers; i++) {
 		struct tap_timer_probe *t = &tap_module.timers[i];
 
-		if (t->next_ns > now)
+		if (t->rt->next_ns > now)
 			continue;
 		tap_run_probe(&t->probe, TAP_SESSION_RUNNING);
-		t->next_ns = now + tap_timer_interval(t);
+		t->rt->next_ns = now + tap_timer_interval(t);
 	}
 }
 
@@ -223,8 +228,8 @@ tap_next_deadline(uint64_t limit)
 	size_t i;
 
 	for (i = 0; i < tap_module.n_timers; i++)
-		if (tap_module.timers[i].next_ns < next)
-			next = tap_module.timers[i].next_ns;
+		if (tap_module.timers[i].rt->next_ns < next)
+			next = tap_module.timers[i].rt->next_ns;
 	return next;
 }
 
@@ -261,13 +266,21 @@ static void
 tap_main_loop(const sigset_t *set, long time_limit, pid_t child)
 {
 	uint64_t start = tap_now_ns(), limit = UINT64_MAX;
+	struct tap_timer_state *st = calloc(tap_module.n_timers + 1,
+					    sizeof(*st));
 	size_t i;
 
+	if (!st) {
+		fprintf(stderr, "ERROR: out of memory for the timers\n");
+		tap_request_exit();
+		return;
+	}
 	if (time_limit > 0)
 		limit = start + (uint64_t)time_limit * 1000000000u;
-	for (i = 0; i < tap_module.n_timers; i++)
-		tap_module.timers[i].next_ns = start +
-			tap_timer_interval(&tap_module.timers[i]);
+	for (i = 0; i < tap_module.n_timers; i++) {
+		tap_module.timers[i].rt = &st[i];
+		st[i].next_ns = start + tap_timer_interval(&tap_module.timers[i]);
+	}
 	while (!tap_exit_requested) {
 		uint64_t deadline = tap_next_deadline(limit);
 
@@ -281,6 +294,9 @@ tap_main_loop(const sigset_t *set, long time_limit, pid_t child)
 		else
 			tap_fire_timers(tap_now_ns());
 	}
+	for (i = 0; i < tap_module.n_timers; i++)
+		tap_module.timers[i].rt = NULL;
+	free(st);
 }
 
 static void

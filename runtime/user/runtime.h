@@ -1,6 +1,7 @@
 /*
  * runtime.h - what generated code sees of the user-space platform: the
- * registration table, the probe context, output and script errors.
+ * probe context, output and script errors; the registration table is
+ * core/abi.h's, shared with the kernel platform.
  *
  * The names and shapes follow runtime/linux/runtime.h so that the code
  * pass 3 writes compiles against either platform: a generated program
@@ -35,53 +36,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum tap_session_state {
-	TAP_SESSION_STARTING,	/* globals set; begin probes run here */
-	TAP_SESSION_RUNNING,	/* timers armed; ordinary handlers run */
-	TAP_SESSION_STOPPING,	/* exit requested; end probes run here */
-	TAP_SESSION_ERROR,	/* too many errors; error probes run here */
-	TAP_SESSION_STOPPED,
-};
-
-struct tap_context;
-
-struct tap_probe {
-	const char *point;	/* probe point as written, for messages */
-	const char *location;	/* script file:line:col of the probe */
-	void (*handler)(struct tap_context *c);
-};
+#include "../core/abi.h"	/* struct tap_probe, the timers, the module
+				 * descriptor, the session states */
 
 /* timer.jiffies(N): the user platform's jiffy is 4 ms, as with Debian's
  * CONFIG_HZ=250 (the translator's limit check assumes the same:
  * translator/driver/kernel_facts.c). */
 #define TAP_JIFFIES_NS(n) ((uint64_t)(n) * 4000000u)
-
-struct tap_timer_probe {
-	struct tap_probe probe;
-	uint64_t interval_ns;
-	uint64_t randomize_ns;	/* +/- this much, uniformly; 0 for none */
-	/* runtime */
-	uint64_t next_ns;
-};
-
-struct tap_module_desc {
-	/* begin, end and error probes, each array in sequence order */
-	const struct tap_probe *const *begin;
-	size_t n_begin;
-	const struct tap_probe *const *end;
-	size_t n_end;
-	const struct tap_probe *const *error;
-	size_t n_error;
-	struct tap_timer_probe *timers;
-	size_t n_timers;
-	const struct tap_global_param *params;
-	size_t n_params;
-	size_t locals_size;	/* bytes of locals in each context */
-	int (*init)(void);	/* allocate globals; 0 or a TAP_E* code */
-	void (*exit)(void);	/* free them */
-};
-
-extern struct tap_module_desc tap_module;
 
 struct tap_outbuf {
 	size_t len;
@@ -105,7 +66,7 @@ struct tap_context {
 	unsigned long locals[] __attribute__((aligned(16)));
 };
 
-extern int tap_session_state;
+extern int tap_session_state;	/* enum tap_session_state (core/abi.h) */
 extern int64_t tap_skipped_count;
 extern int64_t tap_error_count;
 extern int tap_target_pid;
@@ -116,11 +77,6 @@ void tap_contexts_free(void);
 struct tap_context *tap_context_enter(const struct tap_probe *probe,
 				      int want_state);
 void tap_context_exit(struct tap_context *c);
-
-/* The script error: keeps the first message of a handler.  Generated code
- * jumps to its error label after calling it. */
-void tap_error(struct tap_context *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 #include "../core/handler.h"
 

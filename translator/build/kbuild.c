@@ -98,7 +98,7 @@ kbuild_cache_key(struct session *s)
 		hash_str(&h, kernel_build_dir(s->kernel));
 	}
 	hash_tree(&h, paths_runtime_dir(), 0);
-	process_hash_inputs(s, &h);
+	provider_hash_inputs(s, &h);
 	hash_hex(&h, hex);
 	return arena_strdup(s->arena, hex);
 }

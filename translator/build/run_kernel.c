@@ -115,7 +115,7 @@ static void
 write_guest_files(struct session *s, FILE *f)
 {
 	const char **files;
-	int n = process_guest_files(s, &files);
+	int n = provider_guest_files(s, &files);
 
 	for (int i = 0; i < n; i++) {
 		const char *base = strrchr(files[i], '/') + 1;

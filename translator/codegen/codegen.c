@@ -11,8 +11,9 @@
  *   static format tables and regexes; one struct per frame;
  *   union tap_frame; function prototypes
  *   script functions fn_NAME, probe handlers probe_N
- *   tap_init_globals / tap_exit_globals, the tap_probe records, and
- *   struct tap_module_desc tap_module
+ *   tap_init_globals / tap_exit_globals, the tap_probe records, what
+ *   each provider emits (provider.h: its callbacks, then its tables),
+ *   and struct tap_module_desc tap_module with each provider's fields
  *   #include "runtime.c"
  *
  * Conventions a platform relies on (see runtime/user/runtime.h): handlers
@@ -24,15 +25,15 @@
  * prints "ERROR: errbuf near last_stmt"; output is appended to c->out and
  * committed by the platform; `next` in a function sets c->next.
  * Must not: depend on which platform it writes for, except through the
- * names above.
+ * names above; know any probe family (it asks the providers' hooks).
  */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "translator/codegen/codegen_int.h"
+#include "translator/codegen/codegen_tvar.h"
 #include "translator/parse/strlit.h"
-#include "translator/providers/provider.h"
 
 char *
 cg_fmt(struct cg *g, const char *fmt, ...)
@@ -600,106 +601,81 @@ cg_head(struct cg *g)
 	cg_blank(&g->w);
 }
 
-/* ---- the registration table ---- */
+/* ---- what the providers' emit hooks share ---- */
 
-static int64_t
-cg_sequence(struct derived_probe *dp)
+enum backend
+cg_backend(const struct cg *g)
 {
-	return ((const struct pdata_begin_end *)dp->pdata)->sequence;
+	return g->s->opts.target == TARGET_USER ? BACKEND_USER : BACKEND_KMOD;
 }
 
-/* End probes with the autoprint handlers among them: stap adds those as
- * end probes of sequence 0 after the script's own. */
-static int
-cg_end_table(struct cg *g, struct derived_probe **v, int n, const char *name)
+const char *
+cg_probe_location(struct cg *g, const struct derived_probe *dp)
 {
-	int i, k;
+	const char *at = cg_where(g, dp->origin ? dp->origin->loc
+				  : dp->point->loc, NULL);
 
-	cg_open(&g->w, "static const struct tap_probe *const %s[] =", name);
-	for (i = 0; i < n && cg_sequence(v[i]) <= 0; i++)
-		cg_line(&g->w, "&__tap_probe_%d,", v[i]->index);
-	for (k = 0; k < g->nauto; k++)
-		cg_line(&g->w, "&__tap_auto_%d,", k);
-	for (; i < n; i++)
-		cg_line(&g->w, "&__tap_probe_%d,", v[i]->index);
-	cg_close(&g->w, ";");
-	return n + g->nauto;
+	return cg_c_string(g, at, strlen(at));
 }
 
-/* Begin, end or error probes, in sequence order (stable). */
-static int
-cg_be_table(struct cg *g, enum pdata_kind kind, const char *name)
+const char *
+cg_probe_record(struct cg *g, const struct derived_probe *dp)
 {
-	struct program *p = g->prog;
-	struct derived_probe **v = arena_alloc(g->a, sizeof(*v) *
-					       (size_t)(p->nprobes + 1));
-	int i, j, n = 0;
+	return cg_fmt(g, "{ .point = %s, .location = %s, .handler = probe_%d }",
+		      cg_c_string(g, dp->name, strlen(dp->name)),
+		      cg_probe_location(g, dp), dp->index);
+}
 
-	for (i = 0; i < p->nprobes; i++) {
-		struct derived_probe *dp = p->probes[i];
+void
+cg_desc_array(struct cg *g, const char *field, const char *array, int n)
+{
+	cg_line(&g->w, ".%s = %s, .n_%s = %d,", field, n ? array : "NULL",
+		field, n);
+}
 
-		if (!dp->pdata || pdata_kind_of(dp->pdata) != kind)
-			continue;
-		for (j = n; j > 0 && cg_sequence(v[j - 1]) > cg_sequence(dp); j--)
-			v[j] = v[j - 1];
-		v[j] = dp;
-		n++;
-	}
-	if (kind == PD_END && g->nauto)
-		return cg_end_table(g, v, n, name);
-	if (!n)
+static struct cg_table *
+cg_table(struct cg *g, const char *array)
+{
+	for (int i = 0; i < g->ntables; i++)
+		if (strcmp(g->tables[i].array, array) == 0)
+			return &g->tables[i];
+	g->tables = arena_grow(g->a, g->tables, sizeof(*g->tables),
+			       &g->table_cap, g->ntables + 1);
+	memset(&g->tables[g->ntables], 0, sizeof(g->tables[0]));
+	g->tables[g->ntables].array = array;
+	return &g->tables[g->ntables++];
+}
+
+void
+cg_table_row(struct cg *g, const char *array, int key, const char *row)
+{
+	struct cg_table *t = cg_table(g, array);
+	int j;
+
+	t->rows = arena_grow(g->a, t->rows, sizeof(*t->rows), &t->cap,
+			     t->n + 1);
+	for (j = t->n; j > 0 && t->rows[j - 1].key > key; j--)
+		t->rows[j] = t->rows[j - 1];
+	t->rows[j].key = key;
+	t->rows[j].text = row;
+	t->n++;
+}
+
+int
+cg_table_write(struct cg *g, const char *array, const char *type)
+{
+	struct cg_table *t = cg_table(g, array);
+
+	if (!t->n)
 		return 0;
-	cg_open(&g->w, "static const struct tap_probe *const %s[] =", name);
-	for (i = 0; i < n; i++)
-		cg_line(&g->w, "&__tap_probe_%d,", v[i]->index);
+	cg_open(&g->w, "static %s %s[] =", type, array);
+	for (int i = 0; i < t->n; i++)
+		cg_line(&g->w, "%s", t->rows[i].text);
 	cg_close(&g->w, ";");
-	return n;
+	return t->n;
 }
 
-/* A timer's interval or randomization in C: nanoseconds, or for
- * timer.jiffies ticks that the platform converts with its own HZ
- * (TAP_JIFFIES_NS in runtime/linux/probes.h and runtime/user/runtime.h). */
-static const char *
-cg_timer_ns(struct cg *g, const struct pdata_timer *t, uint64_t n)
-{
-	if (t->jiffies && n)
-		return cg_fmt(g, "TAP_JIFFIES_NS(%lluULL)", (unsigned long long)n);
-	return cg_fmt(g, "%lluULL", (unsigned long long)n);
-}
-
-static int
-cg_timer_table(struct cg *g)
-{
-	struct program *p = g->prog;
-	int i, n = 0;
-
-	for (i = 0; i < p->nprobes; i++) {
-		struct derived_probe *dp = p->probes[i];
-		const struct pdata_timer *t = dp->pdata;
-
-		if (!t || (t->kind != PD_TIMER && t->kind != PD_PROFILE))
-			continue;
-		/* the kernel has per-CPU timer.profile (codegen_kernel.c) */
-		if (t->kind == PD_PROFILE && g->s->opts.target != TARGET_USER)
-			continue;
-		if (!n++)
-			cg_open(&g->w, "static struct tap_timer_probe __tap_timers[] =");
-		cg_line(&g->w, "{ .probe = { .point = %s, .location = %s, .handler = probe_%d }, "
-			".interval_ns = %s, .randomize_ns = %s },",
-			cg_c_string(g, dp->name, strlen(dp->name)),
-			cg_c_string(g, cg_where(g, dp->origin ? dp->origin->loc
-						: dp->point->loc, NULL),
-				    strlen(cg_where(g, dp->origin ? dp->origin->loc
-						    : dp->point->loc, NULL))),
-			dp->index, t->kind == PD_PROFILE ? "4000000ULL"
-				: cg_timer_ns(g, t, t->jiffies ? t->jiffies_count
-							      : t->period_ns),
-			cg_timer_ns(g, t, t->randomize_ns));
-	}
-	if (n)
-		cg_close(&g->w, ";");
-	return n;
-}
+/* ---- the registration table ---- */
 
 static void
 cg_probe_records(struct cg *g)
@@ -710,53 +686,43 @@ cg_probe_records(struct cg *g)
 	cg_blank(&g->w);
 	for (i = 0; i < p->nprobes; i++) {
 		struct derived_probe *dp = p->probes[i];
-		const char *at = cg_where(g, dp->origin ? dp->origin->loc
-					  : dp->point->loc, NULL);
 
 		dp->index = i;
 		cg_line(&g->w, "static const struct tap_probe __tap_probe_%d "
 			"__attribute__((unused)) = { .point = %s, .location = %s, "
 			".handler = probe_%d };", i,
 			cg_c_string(g, dp->name, strlen(dp->name)),
-			cg_c_string(g, at, strlen(at)), i);
+			cg_probe_location(g, dp), i);
 	}
 }
 
+/*
+ * The providers' C, phase by phase in registry order: their callbacks,
+ * the entry handlers of .return probes, their tables, then the module
+ * descriptor with their fields.
+ */
 static void
 cg_module_desc(struct cg *g)
 {
-	int nb, ne, nerr, nt, np, nproc, ndirs;
-	struct cg_kernel_counts kc;
+	const struct provider *const *pp;
+	enum backend b = cg_backend(g);
+	int np;
 
 	cg_probe_records(g);
-	nb = cg_be_table(g, PD_BEGIN, "__tap_begin");
-	ne = cg_be_table(g, PD_END, "__tap_end");
-	nerr = cg_be_table(g, PD_ERROR, "__tap_error");
-	nt = cg_timer_table(g);
-	cg_kernel_tables(g, &kc);
-	cg_uprobe_tables(g);
-	cg_procfs_tables(g, &nproc, &ndirs);
+	for (pp = provider_registry; *pp; pp++)
+		if ((*pp)->emit_code)
+			(*pp)->emit_code(g, b);
+	cg_entry_handlers(g);
+	for (pp = provider_registry; *pp; pp++)
+		if ((*pp)->emit_tables)
+			(*pp)->emit_tables(g, b);
 	np = cg_params(g);
 	cg_blank(&g->w);
 	cg_open(&g->w, "struct tap_module_desc tap_module =");
-	cg_line(&g->w, ".begin = %s, .n_begin = %d,", nb ? "__tap_begin" : "NULL", nb);
-	cg_line(&g->w, ".end = %s, .n_end = %d,", ne ? "__tap_end" : "NULL", ne);
-	cg_line(&g->w, ".error = %s, .n_error = %d,", nerr ? "__tap_error" : "NULL", nerr);
-	cg_line(&g->w, ".timers = %s, .n_timers = %d,", nt ? "__tap_timers" : "NULL", nt);
-	if (g->s->opts.target != TARGET_USER) {
-		cg_line(&g->w, ".profiles = %s, .n_profiles = %d,",
-			kc.profiles ? "__tap_profiles" : "NULL", kc.profiles);
-		cg_line(&g->w, ".tracepoints = %s, .n_tracepoints = %d,",
-			kc.tracepoints ? "__tap_tracepoints" : "NULL",
-			kc.tracepoints);
-		cg_line(&g->w, ".kprobes = %s, .n_kprobes = %d,",
-			kc.kprobes ? "__tap_kprobes" : "NULL", kc.kprobes);
-		cg_line(&g->w, ".procfs = %s, .n_procfs = %d,",
-			nproc ? "__tap_procfs" : "NULL", nproc);
-		cg_line(&g->w, ".procfs_dirs = %s, .n_procfs_dirs = %d,",
-			ndirs ? "__tap_procfs_dirs" : "NULL", ndirs);
-	}
-	cg_line(&g->w, ".params = %s, .n_params = %d,", np ? "__tap_params" : "NULL", np);
+	for (pp = provider_registry; *pp; pp++)
+		if ((*pp)->emit_desc)
+			(*pp)->emit_desc(g, b);
+	cg_desc_array(g, "params", "__tap_params", np);
 	cg_line(&g->w, ".locals_size = sizeof(union tap_frame) * (TAP_MAXNESTING + 1),");
 	cg_line(&g->w, ".init = tap_init_globals,");
 	cg_line(&g->w, ".exit = tap_exit_globals,");
@@ -772,12 +738,9 @@ cg_check_probes(struct cg *g)
 
 	for (i = 0; i < p->nprobes; i++) {
 		struct derived_probe *dp = p->probes[i];
-		enum pdata_kind k = dp->pdata ? pdata_kind_of(dp->pdata)
-					      : PD_NEVER;
 
 		dp->index = i;
-		if (g->s->opts.target == TARGET_USER &&
-		    (k == PD_TRACEPOINT || k == PD_KPROBE || k == PD_PROCFS)) {
+		if (cg_backend(g) == BACKEND_USER && provider_kernel_only(dp)) {
 			diag_error(&g->s->diag, dp->point->loc, "E_USER_TARGET",
 				   "probe %s needs the kernel target", dp->name);
 			g->failed = true;

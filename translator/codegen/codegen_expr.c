@@ -431,8 +431,8 @@ cg_target_update(struct cg *g, struct node *lhs, enum op op, const char *val,
 {
 	const char *o = cg_tmp(g), *v = cg_tmp(g), *r = cg_tmp(g);
 
-	if (cg_is_procfs_value(lhs))
-		return cg_procfs_store(g, lhs, op, val);
+	if (cg_is_value_store(lhs))
+		return cg_value_store(g, lhs, op, val);
 	if (op != OP_ASSIGN)
 		val = cg_fmt(g, "({ int64_t %s = %s; int64_t %s = %s; int64_t %s; %s %s; })",
 			     o, cg_expr(g, lhs), v, val, r,

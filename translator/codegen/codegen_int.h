@@ -1,7 +1,9 @@
 /*
  * codegen_int.h -- what the files of pass 3 share: the generator's state
  * and the entry points of each concern (expressions, statements, the print
- * family, probes and functions, builtins). Not for other passes.
+ * family, probes and functions, builtins).  The providers' emit hooks
+ * (translator/providers/) are part of pass 3 and use it too; other passes
+ * do not.
  */
 #ifndef TAPC_CODEGEN_CODEGEN_INT_H
 #define TAPC_CODEGEN_CODEGEN_INT_H
@@ -15,6 +17,7 @@
 #include "translator/sema/builtins.h"
 #include "translator/sema/sema.h"
 #include "translator/driver/session.h"
+#include "translator/providers/provider.h"
 
 /* Temporaries of the frame being generated (a probe or a function). */
 struct cg_frame {
@@ -66,28 +69,15 @@ struct cg {
 	int nregex, regex_cap;
 	struct cg_tvar *tvar;		/* codegen_tvar.c's, made on first
 					 * use */
+	struct cg_table *tables;	/* cg_table_row() */
+	int ntables, table_cap;
 };
 
-/* codegen_kernel.c: the kernel-only probes' callbacks and tables, and
- * their context variables. */
-struct cg_kernel_counts {
-	int tracepoints, kprobes, profiles;
-};
-void cg_kernel_tables(struct cg *g, struct cg_kernel_counts *out);
+/* codegen_tvar.c: context variables, through their provider's hooks. */
 const char *cg_target_expr(struct cg *g, struct node *n);
-
-/* codegen_uprobe.c: user-space probes' tables (always emitted for the
- * kernel target) and their context variables. */
-void cg_uprobe_tables(struct cg *g);
-const char *cg_uprobe_target_expr(struct cg *g, struct node *n,
-				  const struct derived_probe *dp,
-				  const struct context_var *cv);
-
-/* codegen_procfs.c: procfs("PATH") files and their $value. */
-void cg_procfs_tables(struct cg *g, int *nfiles, int *ndirs);
-bool cg_is_procfs_value(const struct node *lhs);
-const char *cg_procfs_store(struct cg *g, struct node *lhs, enum op op,
-			    const char *val);
+bool cg_is_value_store(const struct node *lhs);
+const char *cg_value_store(struct cg *g, struct node *lhs, enum op op,
+			   const char *val);
 
 /* codegen.c */
 char *cg_fmt(struct cg *g, const char *fmt, ...)
@@ -100,6 +90,30 @@ const char *cg_c_string(struct cg *g, const char *bytes, size_t len);
 const char *cg_unescape(struct cg *g, const char *raw, size_t *len);
 const char *cg_global_name(struct symbol *sym);
 bool cg_is_stat_array(struct symbol *sym);
+
+/* codegen.c, for the providers' emit hooks: the backend being written;
+ * a probe's struct tap_probe initializer ("{ .point = ..., .location =
+ * ..., .handler = probe_N }") and its script location as a C string. */
+enum backend cg_backend(const struct cg *g);
+const char *cg_probe_record(struct cg *g, const struct derived_probe *dp);
+const char *cg_probe_location(struct cg *g, const struct derived_probe *dp);
+/* `.FIELD = ARRAY, .n_FIELD = N,` in the module descriptor (NULL for no
+ * rows). */
+void cg_desc_array(struct cg *g, const char *field, const char *array,
+		   int n);
+
+/* A table several families fill (the kernel's one tracepoint table holds
+ * kernel.trace and kernel.syscall rows): rows are added in any order
+ * with a key (the probe's index; rows with equal keys keep their order)
+ * and written once, sorted, as `static TYPE ARRAY[] = { rows };`. */
+struct cg_table {
+	const char *array;
+	struct cg_table_row { int key; const char *text; } *rows;
+	int n, cap;
+};
+void cg_table_row(struct cg *g, const char *array, int key, const char *row);
+/* Writes the table if it has rows; its row count. */
+int cg_table_write(struct cg *g, const char *array, const char *type);
 
 /* codegen_expr.c: C expressions; errors jump to g->err_label. */
 const char *cg_expr(struct cg *g, struct node *n);

@@ -623,19 +623,6 @@ layout_of(struct cg *g, struct derived_probe *dp, bool create)
 	return L;
 }
 
-/* kretprobes, and uretprobes (whose entry half runs on a uprobe paired
- * with the return: runtime/linux/probes_uprobe.c) */
-static bool
-is_return_kprobe(const struct derived_probe *dp)
-{
-	const struct pdata_kprobe *pd = dp->pdata;
-	const struct pdata_uprobe *up = dp->pdata;
-
-	if (up && pdata_kind_of(up) == PD_UPROBE)
-		return up->is_return;
-	return pd && pdata_kind_of(pd) == PD_KPROBE && pd->is_return;
-}
-
 const char *
 cg_entry_value(struct cg *g, struct node *n)
 {
@@ -646,7 +633,7 @@ cg_entry_value(struct cg *g, struct node *n)
 	 * all of them. */
 	for (int i = 0; i < g->prog->nprobes && g->s->opts.target != TARGET_USER; i++) {
 		struct derived_probe *dp = g->prog->probes[i];
-		if (!is_return_kprobe(dp) ||
+		if (!provider_is_return(dp) ||
 		    !(contains(dp->body, n) || contains(dp->cond, n)))
 			continue;
 		struct entry_layout *l = layout_of(g, dp, true);
@@ -696,4 +683,58 @@ cg_entry_data_size(struct cg *g, struct derived_probe *dp)
 	struct entry_layout *L = layout_of(g, dp, false);
 
 	return L ? data_size(g, L) : "0";
+}
+
+/* ---- context variables, by their provider ---- */
+
+/* The probe whose context variable `cv` is. */
+static const struct derived_probe *
+probe_of(struct cg *g, const struct context_var *cv)
+{
+	for (int i = 0; i < g->prog->nprobes; i++)
+		for (int j = 0; j < g->prog->probes[i]->nctxvars; j++)
+			if (g->prog->probes[i]->ctxvars[j] == cv)
+				return g->prog->probes[i];
+	return NULL;
+}
+
+const char *
+cg_target_expr(struct cg *g, struct node *n)
+{
+	const struct context_var *cv = n->u.target.cv;
+	const struct derived_probe *dp = cv ? probe_of(g, cv) : NULL;
+	const char *expr = NULL;
+
+	if (n->u.target.access)
+		return cg_access(g, n->u.target.access, n);
+	if (dp && dp->provider->target_expr)
+		expr = dp->provider->target_expr(g, cg_backend(g), dp, cv, n);
+	if (!expr) {
+		cg_unsupported(g, n, "this context variable");
+		return "((int64_t)0)";
+	}
+	return expr;
+}
+
+bool
+cg_is_value_store(const struct node *lhs)
+{
+	return lhs->kind == N_TARGET && lhs->u.target.cv &&
+	       lhs->u.target.cv->script_value;
+}
+
+const char *
+cg_value_store(struct cg *g, struct node *lhs, enum op op, const char *val)
+{
+	const struct derived_probe *dp = probe_of(g, lhs->u.target.cv);
+	const char *expr = NULL;
+
+	if (dp && dp->provider->value_store)
+		expr = dp->provider->value_store(g, cg_backend(g), dp, lhs, op,
+						 val);
+	if (!expr) {
+		cg_unsupported(g, lhs, "a store into this context variable");
+		return "\"\"";
+	}
+	return expr;
 }

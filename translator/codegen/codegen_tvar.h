@@ -1,8 +1,8 @@
 /*
  * codegen_tvar.h -- pass 3 for $target reads: C for a `struct ta_access`
  * (tvar_access.h), and @entry values of .return probes.  Shared by
- * codegen_expr.c (N_CAST, N_ENTRY) and codegen_kernel.c ($var, the
- * kprobe table).
+ * codegen_expr.c (N_CAST, N_ENTRY) and the providers' emit hooks (their
+ * $var reads, the entry handlers their tables register).
  */
 #ifndef TAPC_CODEGEN_CODEGEN_TVAR_H
 #define TAPC_CODEGEN_CODEGEN_TVAR_H

@@ -2,8 +2,8 @@
  * codegen_ucfi.h -- pass 3: the call frame information of a user file as
  * the runtime's struct tap_ucfi (runtime/linux/ustack.h), for
  * ubacktrace() & co. to unwind code built without frame pointers.
- * codegen_uprobe.c calls it for each file it embeds symbols for (the
- * probed programs, -d PATH, --ldd).
+ * The process family (providers/process_emit.c) calls it for each file
+ * it embeds symbols for (the probed programs, -d PATH, --ldd).
  */
 #ifndef TAPC_CODEGEN_CODEGEN_UCFI_H
 #define TAPC_CODEGEN_CODEGEN_UCFI_H

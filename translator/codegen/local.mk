@@ -16,14 +16,11 @@ translator_libtapc_a_SOURCES += \
 	translator/codegen/codegen_builtin.c \
 	translator/codegen/codegen_expr.c \
 	translator/codegen/codegen_int.h \
-	translator/codegen/codegen_kernel.c \
 	translator/codegen/codegen_locks.c \
 	translator/codegen/codegen_print.c \
 	translator/codegen/codegen_probe.c \
-	translator/codegen/codegen_procfs.c \
 	translator/codegen/codegen_stmt.c \
 	translator/codegen/codegen_tvar.c \
 	translator/codegen/codegen_tvar.h \
 	translator/codegen/codegen_ucfi.c \
-	translator/codegen/codegen_ucfi.h \
-	translator/codegen/codegen_uprobe.c
+	translator/codegen/codegen_ucfi.h

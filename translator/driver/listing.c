@@ -18,7 +18,6 @@
 #include "translator/driver/listing.h"
 #include "translator/parse/parse.h"
 #include "translator/providers/provider.h"
-#include "translator/providers/shapes.h"
 #include "translator/parse/tapset.h"
 
 struct line {
@@ -54,7 +53,7 @@ describe(struct elab *e, struct derived_probe *dp, bool vars)
 		append(buf, sizeof(buf), &len, " %s:%s", dp->locals[i]->name,
 		       type_name(dp->locals[i]->type));
 	struct context_var **cv;
-	int n = dp->provider ? dp->provider->list_context(e, dp, &cv) : 0;
+	int n = provider_list_context(e, dp, &cv);
 	for (int i = 0; i < n; i++)
 		append(buf, sizeof(buf), &len, " $%s:%s", cv[i]->name,
 		       cv[i]->c_type ? cv[i]->c_type : type_name(cv[i]->type));

@@ -32,8 +32,9 @@
  * the kernel handle: kernel_uses_debug_package) ignores the debug vmlinux
  * and the debug package's modules (tests of the BTF path on a host that
  * has them).
- * Must not: hand out load addresses, or claim kernel.* points when there
- * is no debug vmlinux.
+ * Its probes are kprobes (kprobe.h: the kprobe backend writes them);
+ * kfunc.c's are this provider's too.
+ * Must not: hand out load addresses.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,12 +49,14 @@
 #include "translator/sema/elab.h"
 #include "translator/providers/dwarf_access.h"
 #include "translator/providers/kfunc.h"
+#include "translator/providers/kprobe.h"
+#include "translator/providers/pdata.h"
 #include "translator/providers/provider.h"
 
 #define DWARF_MAX_EXPANSION 20000
 #define DWARF_LOCAL (-3)	/* context_var.arg_index of a local */
 
-extern const struct provider provider_kfunc;
+extern const struct provider provider_dwarf;
 
 /* What a derived probe keeps (pdata_kprobe.dwarf). */
 struct dwarf_probe {
@@ -211,7 +214,6 @@ add_site(const struct dw_site *s, void *ctx)
 	dwp->file = m->file;
 	dwp->path = m->path;
 	dwp->site = s;
-	pd->kind = PD_KPROBE;
 	pd->symbol = m->modname ? arena_printf(a, "%s:%s", m->modname, s->symbol)
 				: s->symbol;
 	pd->module = m->modname;
@@ -593,7 +595,7 @@ dwarf_match(struct elab *e, struct node *point)
 	if (!is_module) {
 		path = ignore_debug_package(e) ? NULL : dw_kernel_vmlinux(krel);
 		if (!path && !statement)
-			return provider_kfunc.match(e, point);
+			return kfunc_match(e, point);
 		if (!path)
 			return fail(e, point, "E_NO_DEBUGINFO", "needs the kernel's DWARF debug info: install linux-image-%s-dbg",
 				    krel);
@@ -617,13 +619,13 @@ dwarf_match(struct elab *e, struct node *point)
 /* ---- context ---- */
 
 /* The probe's DWARF data with its variables read, or NULL for a probe
- * kfunc.c made. */
+ * kfunc.c made or another family's. */
 static struct dwarf_probe *
 dwarf_of(struct elab *e, const struct derived_probe *dp)
 {
-	const struct pdata_kprobe *pd = dp->pdata;
-	struct dwarf_probe *d = pd && pdata_kind_of(pd) == PD_KPROBE ?
-		(struct dwarf_probe *)pd->dwarf : NULL;
+	const struct pdata_kprobe *pd = dp && dp->provider == &provider_dwarf ?
+		dp->pdata : NULL;
+	struct dwarf_probe *d = pd ? (struct dwarf_probe *)pd->dwarf : NULL;
 	char err[512];
 
 	if (d && !d->file && d->path) {	/* a cached site: its DWARF now
@@ -645,7 +647,7 @@ dwarf_context(struct elab *e, struct derived_probe *dp, const char *name)
 	const struct dwarf_probe *d = dwarf_of(e, dp);
 
 	if (!d)
-		return provider_kfunc.context(e, dp, name);
+		return kfunc_context(e, dp, name);
 	if (d->ret && strcmp(name, "return") == 0)
 		return d->ret;
 	for (int i = 0; i < d->nvars; i++)
@@ -669,7 +671,7 @@ dwarf_list(struct elab *e, struct derived_probe *dp, struct context_var ***out)
 	const struct dwarf_probe *d = dwarf_of(e, dp);
 
 	if (!d)
-		return provider_kfunc.list_context(e, dp, out);
+		return kfunc_list(e, dp, out);
 	*out = arena_alloc(e->s->arena, sizeof(**out) * (size_t)(d->nvars + 1));
 	int n = 0;
 	for (int i = 0; i < d->nvars; i++)
@@ -680,12 +682,35 @@ dwarf_list(struct elab *e, struct derived_probe *dp, struct context_var ***out)
 	return n;
 }
 
+static void
+dwarf_code(struct cg *g, enum backend b)
+{
+	kprobe_add_rows(g, b, &provider_dwarf);
+}
+
+/* kernel.function(...) and module(...).function(...) */
+static const char *const function_heads[] = {
+	"kernel", "module(STRING)", NULL,
+};
+static const char *const function_tails[] = {
+	"function(STRING)", "function(STRING).call",
+	"function(STRING).return", "function(STRING).inline",
+	"function(STRING).exported", "statement(STRING)", NULL,
+};
+
 const struct provider provider_dwarf = {
 	.name = "dwarf",
 	.claims = dwarf_claims,
 	.match = dwarf_match,
 	.context = dwarf_context,
 	.list_context = dwarf_list,
+	.is_return = kprobe_is_return,
+	.untyped_reason = kfunc_untyped_reason,
+	.shape_heads = function_heads,
+	.shape_tails = function_tails,
+	.kernel_only = true,
+	.emit_code = dwarf_code,
+	.target_expr = kprobe_target_expr,
 };
 
 /* ---- $$vars, $$parms, $$locals (dwarf_access.h) ---- */

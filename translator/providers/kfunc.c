@@ -24,6 +24,7 @@
 #include "translator/debuginfo/kernel.h"
 #include "translator/sema/elab.h"
 #include "translator/providers/kfunc.h"
+#include "translator/providers/pdata.h"
 #include "translator/providers/provider.h"
 #include "translator/sema/resolve_tvar.h"
 #include "translator/sema/tvar_btf.h"
@@ -38,12 +39,6 @@ struct kfunc_pdata {
 	struct context_var *ret;	/* $return (.return probes) */
 	const char *why_untyped;	/* no parameters known: why */
 };
-
-static bool
-kfunc_claims(const struct node *point)
-{
-	return pp_is(point, 0, "kernel") && pp_is(point, 1, "function");
-}
 
 static int
 kfunc_unsupported(struct elab *e, struct node *point, const char *why)
@@ -154,7 +149,6 @@ add_function(const struct ksym *sym, void *ctx)
 		return false;
 	kp = arena_alloc(e->s->arena, sizeof(*kp));
 	pd = &kp->pd;
-	pd->kind = PD_KPROBE;
 	pd->symbol = sym->name;
 	pd->is_return = k->is_return;
 	pd->from_kernel_function = true;
@@ -175,7 +169,7 @@ add_function(const struct ksym *sym, void *ctx)
 	return true;
 }
 
-static int
+int
 kfunc_match(struct elab *e, struct node *point)
 {
 	const char *pattern = pp_arg_string(point, 1);
@@ -249,8 +243,7 @@ kfunc_match_module(struct elab *e, struct node *point, const char *modname,
 			continue;
 		struct kfunc_pdata *kp = arena_alloc(a, sizeof(*kp));
 		struct pdata_kprobe *pd = &kp->pd;
-		pd->kind = PD_KPROBE;
-		pd->symbol = arena_printf(a, "%s:%s", modname, funcs[i]);
+			pd->symbol = arena_printf(a, "%s:%s", modname, funcs[i]);
 		pd->module = modname;
 		pd->is_return = is_return;
 		pd->from_kernel_function = true;
@@ -273,7 +266,7 @@ kfunc_match_module(struct elab *e, struct node *point, const char *modname,
 	return count;
 }
 
-static struct context_var *
+struct context_var *
 kfunc_context(struct elab *e, struct derived_probe *dp, const char *name)
 {
 	struct kfunc_pdata *kp = dp->pdata;
@@ -295,15 +288,14 @@ kfunc_untyped_reason(const struct derived_probe *dp)
 
 	/* Ours (the DWARF provider hands kernel.function here when the
 	 * kernel has no DWARF): a kernel.function kprobe without DWARF. */
-	if (!kp || pdata_kind_of(kp) != PD_KPROBE ||
-	    !kp->pd.from_kernel_function || kp->pd.dwarf)
+	if (!kp || !kp->pd.from_kernel_function || kp->pd.dwarf)
 		return NULL;
 	return kp->why_untyped;
 }
 
 /* The parameters, then $return in .return probes (where the parameters
  * are their values at entry). */
-static int
+int
 kfunc_list(struct elab *e, struct derived_probe *dp, struct context_var ***out)
 {
 	struct kfunc_pdata *kp = dp->pdata;
@@ -317,11 +309,3 @@ kfunc_list(struct elab *e, struct derived_probe *dp, struct context_var ***out)
 		(*out)[n++] = kp->ret;
 	return n;
 }
-
-const struct provider provider_kfunc = {
-	.name = "kernel.function",
-	.claims = kfunc_claims,
-	.match = kfunc_match,
-	.context = kfunc_context,
-	.list_context = kfunc_list,
-};

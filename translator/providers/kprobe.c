@@ -6,13 +6,24 @@
  * target's function symbols (kallsyms for the running kernel, BTF for
  * another), skipping what the kernel refuses to probe. The only context
  * variable is $return, in .return probes.
+ *
+ * The file also holds the kprobe backend (kprobe.h) of every family whose
+ * probes are kprobes.  What the emitted C may assume (kernel module only;
+ * runtime/linux/probes.h): each struct tap_kprobe_probe is registered by
+ * symbol and offset (or address); a handler has the registers in c->regs;
+ * a .return probe's entry_handler (probe_N_entry, codegen_tvar.c) runs at
+ * entry and both halves find its data_size bytes in c->probe_data.
  */
 #include <fnmatch.h>
 #include <string.h>
 
+#include "translator/codegen/codegen_int.h"
+#include "translator/codegen/codegen_tvar.h"
 #include "translator/debuginfo/kallsyms.h"
 #include "translator/debuginfo/kernel.h"
 #include "translator/sema/elab.h"
+#include "translator/providers/kprobe.h"
+#include "translator/providers/pdata.h"
 #include "translator/providers/provider.h"
 
 #define KPROBE_MAX_EXPANSION 20000
@@ -71,7 +82,6 @@ make_pdata(struct elab *e, const struct kprobe_shape *k, const char *symbol)
 {
 	struct pdata_kprobe *pd = arena_alloc(e->s->arena, sizeof(*pd));
 
-	pd->kind = PD_KPROBE;
 	pd->symbol = symbol;
 	pd->module = k->module;
 	pd->is_return = k->is_return;
@@ -199,10 +209,107 @@ kprobe_list(struct elab *e, struct derived_probe *dp, struct context_var ***out)
 	return 1;
 }
 
+/* ---- the kprobe backend (kprobe.h) ---- */
+
+void
+kprobe_add_rows(struct cg *g, enum backend b, const struct provider *p)
+{
+	struct program *prog = g->prog;
+
+	if (b != BACKEND_KMOD)
+		return;
+	for (int i = 0; i < prog->nprobes; i++) {
+		struct derived_probe *dp = prog->probes[i];
+		const struct pdata_kprobe *pd = dp->pdata;
+		if (dp->provider != p)
+			continue;
+		cg_table_row(g, "__tap_kprobes", dp->index, cg_fmt(g,
+			"{ .probe = %s, .symbol = %s, .offset = %lluUL, .is_return = %s, .optional = %s, .maxactive = %d, .entry_handler = %s, .data_size = %s },",
+			cg_probe_record(g, dp),
+			pd->symbol ? cg_c_string(g, pd->symbol, strlen(pd->symbol)) : "NULL",
+			(unsigned long long)pd->address,
+			pd->is_return ? "true" : "false",
+			dp->point->u.point.optional ? "true" : "false",
+			pd->maxactive, cg_entry_handler_name(g, dp),
+			cg_entry_data_size(g, dp)));
+	}
+}
+
+bool
+kprobe_is_return(const struct derived_probe *dp)
+{
+	return ((const struct pdata_kprobe *)dp->pdata)->is_return;
+}
+
+/* The x86_64 argument registers, as struct pt_regs names them. */
+static const char *
+kernel_arg_reg(int i)
+{
+	static const char *const regs[] = { "di", "si", "dx", "cx", "r8", "r9" };
+
+	return i >= 0 && i < 6 ? regs[i] : "di";
+}
+
+const char *
+kprobe_target_expr(struct cg *g, enum backend b,
+		   const struct derived_probe *dp,
+		   const struct context_var *cv, struct node *n)
+{
+	(void)b; (void)dp; (void)n;
+	if (cv->type != TY_LONG)
+		return NULL;
+	if (cv->arg_index >= 0)
+		return cg_fmt(g, "((int64_t)c->regs->%s)",
+			      kernel_arg_reg(cv->arg_index));
+	return "((int64_t)regs_return_value(c->regs))";
+}
+
+extern const struct provider provider_kprobe;
+
+static void
+kprobe_code(struct cg *g, enum backend b)
+{
+	kprobe_add_rows(g, b, &provider_kprobe);
+}
+
+static int nkprobes;	/* rows of __tap_kprobes */
+
+/* May assume every family's emit_code ran (the rows are all added). */
+static void
+kprobe_tables(struct cg *g, enum backend b)
+{
+	if (b == BACKEND_KMOD)
+		nkprobes = cg_table_write(g, "__tap_kprobes",
+					  "struct tap_kprobe_probe");
+}
+
+static void
+kprobe_desc(struct cg *g, enum backend b)
+{
+	if (b == BACKEND_KMOD)
+		cg_desc_array(g, "kprobes", "__tap_kprobes", nkprobes);
+}
+
+static const char *const kprobe_shapes[] = {
+	"kprobe.function(STRING)", "kprobe.function(STRING).return",
+	"kprobe.function(STRING).return.maxactive(NUMBER)",
+	"kprobe.module(STRING).function(STRING)",
+	"kprobe.module(STRING).function(STRING).return",
+	"kprobe.statement(NUMBER).absolute",
+	NULL,
+};
+
 const struct provider provider_kprobe = {
 	.name = "kprobe",
 	.claims = kprobe_claims,
 	.match = kprobe_match,
 	.context = kprobe_context,
 	.list_context = kprobe_list,
+	.is_return = kprobe_is_return,
+	.shapes = kprobe_shapes,
+	.kernel_only = true,
+	.emit_code = kprobe_code,
+	.emit_tables = kprobe_tables,
+	.emit_desc = kprobe_desc,
+	.target_expr = kprobe_target_expr,
 };

@@ -13,14 +13,16 @@ translator_libtapc_a_SOURCES += \
 	translator/providers/kfunc.c \
 	translator/providers/kfunc.h \
 	translator/providers/kprobe.c \
+	translator/providers/kprobe.h \
+	translator/providers/pdata.h \
 	translator/providers/process.c \
+	translator/providers/process.h \
 	translator/providers/process_dwarf.c \
 	translator/providers/process_dwarf.h \
+	translator/providers/process_emit.c \
 	translator/providers/procfs.c \
 	translator/providers/provider.h \
 	translator/providers/registry.c \
-	translator/providers/shapes.c \
-	translator/providers/shapes.h \
 	translator/providers/syscall.c \
 	translator/providers/syscall_table.c \
 	translator/providers/syscall_table.h \

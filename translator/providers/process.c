@@ -33,9 +33,11 @@
 #include "translator/debuginfo/sdt.h"
 #include "translator/sema/elab.h"
 #include "translator/common/hash.h"
+#include "translator/providers/process.h"
 #include "translator/providers/process_dwarf.h"
 #include "translator/providers/provider.h"
 #include "translator/sema/tvar_access.h"
+#include "runtime/core/abi.h"
 
 #define PROCESS_MAX_EXPANSION 5000
 
@@ -308,7 +310,7 @@ new_uprobe(struct elab *e, const struct elf_image *im,
 {
 	struct pdata_uprobe *pd = arena_alloc(e->s->arena, sizeof(*pd));
 
-	pd->kind = PD_UPROBE;
+	pd->kind = PROCESS_PD_UPROBE;
 	pd->path = im->path;
 	pd->vaddr = vaddr;
 	pd->offset = offset;
@@ -629,12 +631,12 @@ match_plt(struct elab *e, struct node *point, struct elf_image *im,
 
 /* $$name and $$provider: the function a .plt stub calls, a marker's
  * name and provider (as SystemTap); NULL where the probe has none. */
-const char *
+static const char *
 process_meta_string(const struct derived_probe *dp, const char *name)
 {
-	const struct pdata_uprobe *pd = dp->pdata;
+	const struct pdata_uprobe *pd = process_uprobe_of(dp);
 
-	if (!pd || pdata_kind_of(pd) != PD_UPROBE)
+	if (!pd)
 		return NULL;
 	if (strcmp(name, "name") == 0)
 		return pd->plt ? pd->plt : pd->mark;
@@ -667,7 +669,7 @@ match_event(struct elab *e, struct node *point, const struct process_shape *k)
 
 	if (k->pid && !pid_exists(e, point, k->pid))
 		return -1;
-	pd->kind = PD_PROCESS;
+	pd->kind = PROCESS_PD_EVENT;
 	pd->event = k->event;
 	pd->pid = (int)k->pid;
 	if (k->path && !(pd->path = program_path(e, point, k)))
@@ -744,11 +746,12 @@ syscall_context(struct elab *e, const struct pdata_process *pd,
 	char tail;
 
 	if (strcmp(name, "syscall") == 0)
-		return slot_var(e, "syscall", PROC_SYSCALL_NR_SLOT);
+		return slot_var(e, "syscall", TAP_SYSCALL_NR_SLOT);
 	if (pd->event == PROC_SYSCALL_RETURN)
 		return strcmp(name, "return") == 0 ?
-			slot_var(e, "return", PROC_SYSCALL_RET_SLOT) : NULL;
-	if (sscanf(name, "arg%d%c", &n, &tail) == 1 && n >= 1 && n <= 6)
+			slot_var(e, "return", TAP_SYSCALL_RET_SLOT) : NULL;
+	if (sscanf(name, "arg%d%c", &n, &tail) == 1 && n >= 1 &&
+	    n <= TAP_SYSCALL_NARGS)
 		return slot_var(e, arena_strdup(e->s->arena, name), n - 1);
 	return NULL;
 }
@@ -758,7 +761,7 @@ is_syscall_event(const struct derived_probe *dp)
 {
 	const struct pdata_process *pd = dp->pdata;
 
-	return pdata_kind_of(pd) == PD_PROCESS &&
+	return process_pdata_kind(pd) == PROCESS_PD_EVENT &&
 	       (pd->event == PROC_SYSCALL || pd->event == PROC_SYSCALL_RETURN);
 }
 
@@ -771,7 +774,7 @@ process_context(struct elab *e, struct derived_probe *dp, const char *name)
 
 	if (is_syscall_event(dp))
 		return syscall_context(e, dp->pdata, name);
-	if (pdata_kind_of(dp->pdata) != PD_UPROBE)
+	if (process_pdata_kind(dp->pdata) != PROCESS_PD_UPROBE)
 		return NULL;
 	if (pd->dwarf) {
 		struct context_var *cv = process_dwarf_var(e, pd->dwarf, name);
@@ -798,16 +801,17 @@ process_list(struct elab *e, struct derived_probe *dp,
 	*out = NULL;
 	if (is_syscall_event(dp)) {
 		const struct pdata_process *pp = dp->pdata;
-		*out = arena_alloc(e->s->arena, 8 * sizeof(**out));
+		*out = arena_alloc(e->s->arena, TAP_SYSCALL_SLOTS * sizeof(**out));
 		(*out)[n++] = process_context(e, dp, "syscall");
 		if (pp->event == PROC_SYSCALL_RETURN)
 			(*out)[n++] = process_context(e, dp, "return");
-		for (int i = 1; pp->event == PROC_SYSCALL && i <= 6; i++)
+		for (int i = 1; pp->event == PROC_SYSCALL &&
+		     i <= TAP_SYSCALL_NARGS; i++)
 			(*out)[n++] = process_context(e, dp,
 				arena_printf(e->s->arena, "arg%d", i));
 		return n;
 	}
-	if (pdata_kind_of(dp->pdata) != PD_UPROBE)
+	if (process_pdata_kind(dp->pdata) != PROCESS_PD_UPROBE)
 		return 0;
 	if (pd->dwarf)
 		return process_dwarf_list(e, pd->dwarf, out);
@@ -893,11 +897,11 @@ atvar_module_path(struct elab *e, struct node *n, const char *path)
 
 /* @var("name@file"[, "MODULE"]) in a process probe: a variable of the
  * probed file, or of another file the process maps (a library, MODULE),
- * at its link-time address plus that file's load bias (provider.h). */
-struct ta_access *
+ * at its link-time address plus that file's load bias. */
+static struct ta_access *
 process_atvar(struct elab *e, struct derived_probe *dp, struct node *n)
 {
-	bool event = pdata_kind_of(dp->pdata) == PD_PROCESS;
+	bool event = process_pdata_kind(dp->pdata) == PROCESS_PD_EVENT;
 	const char *path = event ? event_atvar_path(e, dp, n) :
 		((const struct pdata_uprobe *)dp->pdata)->path;
 	const char *file, *bias = NULL;
@@ -932,14 +936,6 @@ process_atvar(struct elab *e, struct derived_probe *dp, struct node *n)
 	return process_dwarf_atvar(e, file, image_symbol_addr, im, bias, n);
 }
 
-const struct provider provider_process = {
-	.name = "process",
-	.claims = process_claims,
-	.match = process_match,
-	.context = process_context,
-	.list_context = process_list,
-};
-
 /* ---- the module cache ---- */
 
 static void
@@ -957,18 +953,19 @@ hash_file_identity(struct hash *h, const char *path)
 	}
 }
 
-void
+/* The probed files (a rebuilt program moves its offsets), -d, --ldd. */
+static void
 process_hash_inputs(struct session *s, struct hash *h)
 {
 	const struct program *p = s->program;
 
 	for (int i = 0; p && i < p->nprobes; i++) {
-		const void *pd = p->probes[i]->pdata;
-		if (pd && pdata_kind_of(pd) == PD_UPROBE)
-			hash_file_identity(h, ((const struct pdata_uprobe *)pd)->path);
-		else if (pd && pdata_kind_of(pd) == PD_PROCESS &&
-			 ((const struct pdata_process *)pd)->path)
-			hash_file_identity(h, ((const struct pdata_process *)pd)->path);
+		const struct pdata_uprobe *up = process_uprobe_of(p->probes[i]);
+		const struct pdata_process *ev = process_event_of(p->probes[i]);
+		if (up)
+			hash_file_identity(h, up->path);
+		else if (ev && ev->path)
+			hash_file_identity(h, ev->path);
 	}
 	for (int i = 0; i < s->opts.nsym_files; i++)
 		hash_file_identity(h, s->opts.sym_files[i]);
@@ -1000,7 +997,9 @@ add_guest_file(struct session *s, const char ***v, int n, int *cap,
 	return n + 1;
 }
 
-int
+/* The probed programs and libraries, and the -c program when it is
+ * given by path. */
+static int
 process_guest_files(struct session *s, const char ***out)
 {
 	const struct program *p = s->program;
@@ -1008,13 +1007,12 @@ process_guest_files(struct session *s, const char ***out)
 
 	*out = NULL;
 	for (int i = 0; p && i < p->nprobes; i++) {
-		const void *pd = p->probes[i]->pdata;
-		if (pd && pdata_kind_of(pd) == PD_UPROBE)
-			n = add_guest_file(s, out, n, &cap,
-				((const struct pdata_uprobe *)pd)->path);
-		else if (pd && pdata_kind_of(pd) == PD_PROCESS)
-			n = add_guest_file(s, out, n, &cap,
-				((const struct pdata_process *)pd)->path);
+		const struct pdata_uprobe *up = process_uprobe_of(p->probes[i]);
+		const struct pdata_process *ev = process_event_of(p->probes[i]);
+		if (up)
+			n = add_guest_file(s, out, n, &cap, up->path);
+		else if (ev)
+			n = add_guest_file(s, out, n, &cap, ev->path);
 	}
 	if (n && s->opts.target_command) {	/* the program it runs */
 		const char *cmd = s->opts.target_command;
@@ -1026,3 +1024,50 @@ process_guest_files(struct session *s, const char ***out)
 	}
 	return n;
 }
+
+/* ---- the family ---- */
+
+/* A function's .return: a uretprobe whose entry half is a uprobe paired
+ * with it (runtime/linux/probes_uprobe.c).  Not .plt(...).return: a stub
+ * has no parameters to save. */
+static bool
+process_is_return(const struct derived_probe *dp)
+{
+	const struct pdata_uprobe *pd = process_uprobe_of(dp);
+
+	return pd && pd->is_return && pd->function;
+}
+
+/* process, process("PATH") and process(PID) */
+static const char *const process_heads[] = {
+	"process", "process(STRING)", "process(NUMBER)", NULL,
+};
+static const char *const process_tails[] = {
+	"begin", "end", "thread.begin", "thread.end",
+	"syscall", "syscall.return",
+	"function(STRING)", "function(STRING).call", "function(STRING).return",
+	"library(STRING).function(STRING)",
+	"library(STRING).function(STRING).call",
+	"library(STRING).function(STRING).return",
+	"plt", "plt.return", "plt(STRING)", "plt(STRING).return",
+	"statement(STRING)", "statement(NUMBER)", "statement(NUMBER).absolute",
+	"mark(STRING)", "provider(STRING).mark(STRING)",
+	NULL,
+};
+
+const struct provider provider_process = {
+	.name = "process",
+	.claims = process_claims,
+	.match = process_match,
+	.context = process_context,
+	.list_context = process_list,
+	.is_return = process_is_return,
+	.meta_string = process_meta_string,
+	.atvar = process_atvar,
+	.shape_heads = process_heads,
+	.shape_tails = process_tails,
+	.emit_tables = process_emit_tables,
+	.target_expr = process_target_expr,
+	.hash_inputs = process_hash_inputs,
+	.guest_files = process_guest_files,
+};

@@ -1,34 +1,43 @@
 /*
- * registry.c -- the list of providers and helpers for reading probe points.
+ * registry.c -- the list of providers, the hooks' defaults for the passes
+ * that ask them, and helpers for reading probe points.
+ *
+ * Takes a derived probe or the session; produces the provider's answer,
+ * or the default provider.h names when the hook is absent.  Must not
+ * know any family: adding one is a line in provider_registry[] only.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "translator/driver/session.h"
+#include "translator/providers/dwarf_access.h"
 #include "translator/providers/provider.h"
 
-extern const struct provider provider_begin_end;
-extern const struct provider provider_timer;
-extern const struct provider provider_tracepoint;
-extern const struct provider provider_kprobe;
-extern const struct provider provider_syscall;
-extern const struct provider provider_dwarf;
-extern const struct provider provider_kfunc;
-extern const struct provider provider_process;
-extern const struct provider provider_procfs;
-extern const struct provider provider_unsupported;
+/*
+ * The families, one line each, in the order providers are asked; it is
+ * also the order of the module's tables and of its descriptor's fields
+ * (the emit hooks run in it).  Each names `provider_NAME`, defined in
+ * its own file.
+ */
+#define PROVIDER_LIST(X) \
+	X(begin_end) \
+	X(timer) \
+	X(tracepoint) \
+	X(kprobe) \
+	X(syscall) \
+	X(dwarf)	/* kernel.function: DWARF, else BTF (kfunc.c) */ \
+	X(process) \
+	X(procfs) \
+	X(unsupported)	/* last: recognises the rest by name */
+
+#define PROVIDER_DECLARE(name) extern const struct provider provider_##name;
+#define PROVIDER_ENTRY(name) &provider_##name,
+
+PROVIDER_LIST(PROVIDER_DECLARE)
 
 const struct provider *const provider_registry[] = {
-	&provider_begin_end,
-	&provider_timer,
-	&provider_tracepoint,
-	&provider_kprobe,
-	&provider_syscall,
-	&provider_dwarf,	/* before kfunc: DWARF when the kernel has it */
-	&provider_kfunc,
-	&provider_process,
-	&provider_procfs,
-	&provider_unsupported,	/* last: recognises the rest by name */
+	PROVIDER_LIST(PROVIDER_ENTRY)
 	NULL,
 };
 
@@ -40,6 +49,109 @@ provider_for(const struct node *point)
 			return provider_registry[i];
 	return NULL;
 }
+
+/* ---- the hooks, with their defaults ---- */
+
+struct context_var *
+provider_context(struct elab *e, struct derived_probe *dp, const char *name)
+{
+	if (!dp->provider || !dp->provider->context)
+		return NULL;
+	return dp->provider->context(e, dp, name);
+}
+
+int
+provider_list_context(struct elab *e, struct derived_probe *dp,
+		      struct context_var ***out)
+{
+	*out = NULL;
+	if (!dp->provider || !dp->provider->list_context)
+		return 0;
+	return dp->provider->list_context(e, dp, out);
+}
+
+bool
+provider_is_return(const struct derived_probe *dp)
+{
+	return dp && dp->provider && dp->provider->is_return &&
+	       dp->provider->is_return(dp);
+}
+
+const char *
+provider_meta_string(const struct derived_probe *dp, const char *name)
+{
+	if (!dp || !dp->provider || !dp->provider->meta_string)
+		return NULL;
+	return dp->provider->meta_string(dp, name);
+}
+
+struct ta_access *
+provider_atvar(struct elab *e, struct derived_probe *dp, struct node *n)
+{
+	if (dp && dp->provider && dp->provider->atvar)
+		return dp->provider->atvar(e, dp, n);
+	return dwacc_atvar(e, dp, n);
+}
+
+const char *
+provider_untyped_reason(const struct derived_probe *dp)
+{
+	if (!dp || !dp->provider || !dp->provider->untyped_reason)
+		return NULL;
+	return dp->provider->untyped_reason(dp);
+}
+
+bool
+provider_kernel_only(const struct derived_probe *dp)
+{
+	return dp->provider && dp->provider->kernel_only;
+}
+
+void
+provider_hash_inputs(struct session *s, struct hash *h)
+{
+	for (int i = 0; provider_registry[i]; i++)
+		if (provider_registry[i]->hash_inputs)
+			provider_registry[i]->hash_inputs(s, h);
+}
+
+int
+provider_guest_files(struct session *s, const char ***out)
+{
+	const char **all = NULL;
+	int n = 0, cap = 0;
+
+	for (int i = 0; provider_registry[i]; i++) {
+		const char **v;
+		int k = provider_registry[i]->guest_files ?
+			provider_registry[i]->guest_files(s, &v) : 0;
+
+		for (int j = 0; j < k; j++) {
+			all = arena_grow(s->arena, all, sizeof(*all), &cap,
+					 n + 1);
+			all[n++] = v[j];
+		}
+	}
+	*out = all;
+	return n;
+}
+
+void
+provider_shapes_each(void (*fn)(const char *head, const char *tail,
+				void *ctx), void *ctx)
+{
+	for (int i = 0; provider_registry[i]; i++) {
+		const struct provider *p = provider_registry[i];
+
+		for (int j = 0; p->shapes && p->shapes[j]; j++)
+			fn(p->shapes[j], NULL, ctx);
+		for (int h = 0; p->shape_heads && p->shape_heads[h]; h++)
+			for (int t = 0; p->shape_tails[t]; t++)
+				fn(p->shape_heads[h], p->shape_tails[t], ctx);
+	}
+}
+
+/* ---- reading probe points ---- */
 
 const char *
 pp_name(const struct node *point, int i)

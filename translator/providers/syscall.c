@@ -9,14 +9,27 @@
  * costs nothing per event beyond the lookup. Context variables: $nr, the
  * syscall's arguments by their kernel names and as $arg1..$arg6 (all long:
  * pointers are addresses), and $return on .return.
+ *
+ * What the emitted C may assume (kernel module only): the sys_enter and
+ * sys_exit callbacks are rows of the tracepoint table (tracepoint.c),
+ * called with the user registers and the syscall number (enter) or its
+ * return value (exit); each switches on the number and runs the probes
+ * of that syscall with c->regs and c->probe_data, an int64_t array of
+ * TAP_SYSCALL_SLOTS (runtime/core/abi.h).
  */
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "translator/codegen/codegen_int.h"
 #include "translator/sema/elab.h"
+#include "translator/providers/pdata.h"
 #include "translator/providers/provider.h"
 #include "translator/providers/syscall_table.h"
+#include "runtime/core/abi.h"
+
+extern const struct provider provider_syscall;
 
 static bool
 syscall_claims(const struct node *point)
@@ -29,7 +42,6 @@ make_pdata(struct elab *e, const struct syscall_info *si, bool is_return)
 {
 	struct pdata_syscall *pd = arena_alloc(e->s->arena, sizeof(*pd));
 
-	pd->kind = PD_SYSCALL;
 	pd->name = si->name;
 	pd->nr = si->nr;
 	pd->nargs = si->nargs;
@@ -110,10 +122,200 @@ syscall_list(struct elab *e, struct derived_probe *dp,
 	return n;
 }
 
+/* ---- code generation: one callback per direction, a switch inside ---- */
+
+static void
+syscall_run_probe(struct cg *g, struct derived_probe *dp)
+{
+	cg_open_block(&g->w);
+	cg_line(&g->w, "struct tap_context *c = tap_context_enter(&__tap_sys_probe_%d, TAP_SESSION_RUNNING);",
+		dp->index);
+	cg_blank(&g->w);
+	cg_line(&g->w, "if (c) {");
+	cg_line(&g->w, "\tc->regs = regs;");
+	cg_line(&g->w, "\tc->probe_data = __args;");
+	cg_line(&g->w, "\tprobe_%d(c);", dp->index);
+	cg_line(&g->w, "\ttap_context_exit(c);");
+	cg_line(&g->w, "}");
+	cg_close(&g->w, NULL);
+}
+
+static bool
+syscall_probe_is(const struct derived_probe *dp, bool is_return)
+{
+	const struct pdata_syscall *pd = dp->pdata;
+
+	return dp->provider == &provider_syscall && pd->is_return == is_return;
+}
+
+/* Has an earlier probe of this direction the same number (its case is
+ * already written)? */
+static bool
+nr_seen_before(struct cg *g, int upto, int nr, bool is_return)
+{
+	for (int i = 0; i < upto; i++) {
+		const struct derived_probe *dp = g->prog->probes[i];
+		if (syscall_probe_is(dp, is_return) &&
+		    ((const struct pdata_syscall *)dp->pdata)->nr == nr)
+			return true;
+	}
+	return false;
+}
+
+static void
+syscall_case_labels(struct cg *g, bool is_return)
+{
+	struct program *p = g->prog;
+
+	for (int i = 0; i < p->nprobes; i++) {
+		const struct pdata_syscall *pd = p->probes[i]->pdata;
+		if (syscall_probe_is(p->probes[i], is_return) &&
+		    !nr_seen_before(g, i, pd->nr, is_return))
+			cg_line(&g->w, "case %d: /* %s */", pd->nr, pd->name);
+	}
+}
+
+static void
+syscall_dispatch(struct cg *g, bool is_return)
+{
+	struct program *p = g->prog;
+
+	cg_line(&g->w, "switch (__nr) {");
+	for (int i = 0; i < p->nprobes; i++) {
+		const struct pdata_syscall *pd = p->probes[i]->pdata;
+		if (!syscall_probe_is(p->probes[i], is_return) ||
+		    nr_seen_before(g, i, pd->nr, is_return))
+			continue;
+		cg_line(&g->w, "case %d: /* %s */", pd->nr, pd->name);
+		for (int j = i; j < p->nprobes; j++) {
+			const struct pdata_syscall *q = p->probes[j]->pdata;
+			if (syscall_probe_is(p->probes[j], is_return) &&
+			    q->nr == pd->nr)
+				syscall_run_probe(g, p->probes[j]);
+		}
+		cg_line(&g->w, "\tbreak;");
+	}
+	cg_line(&g->w, "}");
+}
+
+/* sys_enter(regs, id) / sys_exit(regs, ret): a syscall the script does
+ * not name costs the tracepoint hit and one switch. */
+static int
+syscall_callback(struct cg *g, bool is_return)
+{
+	struct program *p = g->prog;
+	bool any = false;
+
+	for (int i = 0; i < p->nprobes && !any; i++)
+		any = syscall_probe_is(p->probes[i], is_return);
+	if (!any)
+		return 0;
+	cg_blank(&g->w);
+	cg_line(&g->w, "static void");
+	cg_line(&g->w, "__tap_sys_%s_cb(void *__data, struct pt_regs *regs, long __v)",
+		is_return ? "exit" : "enter");
+	cg_open_block(&g->w);
+	cg_line(&g->w, "int64_t __args[TAP_SYSCALL_SLOTS];");
+	cg_line(&g->w, "long __nr = %s;", is_return ?
+		"syscall_get_nr(current, regs)" : "__v");
+	cg_blank(&g->w);
+	cg_line(&g->w, "(void)__data;");
+	cg_line(&g->w, "switch (__nr) {");
+	syscall_case_labels(g, is_return);
+	cg_line(&g->w, "\tbreak;");
+	cg_line(&g->w, "default:");
+	cg_line(&g->w, "\treturn;");
+	cg_line(&g->w, "}");
+	cg_line(&g->w, "__tap_syscall_args(regs, __args);");
+	cg_line(&g->w, "__args[TAP_SYSCALL_NR_SLOT] = __nr;");
+	cg_line(&g->w, "__args[TAP_SYSCALL_RET_SLOT] = %s;",
+		is_return ? "__v" : "0");
+	syscall_dispatch(g, is_return);
+	cg_close(&g->w, NULL);
+	return 1;
+}
+
+static void
+syscall_records(struct cg *g)
+{
+	struct program *p = g->prog;
+
+	for (int i = 0; i < p->nprobes; i++) {
+		struct derived_probe *dp = p->probes[i];
+		if (dp->provider != &provider_syscall)
+			continue;
+		cg_line(&g->w, "static const struct tap_probe __tap_sys_probe_%d = %s;",
+			dp->index, cg_probe_record(g, dp));
+	}
+}
+
+static void
+syscall_helpers(struct cg *g)
+{
+	cg_blank(&g->w);
+	cg_line(&g->w, "#include <asm/syscall.h>");
+	cg_blank(&g->w);
+	cg_line(&g->w, "/* The six argument registers of an x86_64 system call. */");
+	cg_line(&g->w, "static inline void");
+	cg_line(&g->w, "__tap_syscall_args(struct pt_regs *regs, int64_t *a)");
+	cg_open_block(&g->w);
+	cg_line(&g->w, "a[0] = regs->di; a[1] = regs->si; a[2] = regs->dx;");
+	cg_line(&g->w, "a[3] = regs->r10; a[4] = regs->r8; a[5] = regs->r9;");
+	cg_close(&g->w, NULL);
+}
+
+static bool
+any_syscall_probe(struct cg *g)
+{
+	for (int i = 0; i < g->prog->nprobes; i++)
+		if (g->prog->probes[i]->provider == &provider_syscall)
+			return true;
+	return false;
+}
+
+/* May assume the handlers probe_N; adds the callbacks' rows to the
+ * tracepoint table, after kernel.trace's own. */
+static void
+syscall_code(struct cg *g, enum backend b)
+{
+	if (b != BACKEND_KMOD || !any_syscall_probe(g))
+		return;
+	syscall_helpers(g);
+	syscall_records(g);
+	if (syscall_callback(g, false))
+		cg_table_row(g, "__tap_tracepoints", INT_MAX,
+			     "{ .probe = { .point = \"kernel.syscall\", .location = \"\" }, .name = \"sys_enter\", .callback = (void *)__tap_sys_enter_cb },");
+	if (syscall_callback(g, true))
+		cg_table_row(g, "__tap_tracepoints", INT_MAX,
+			     "{ .probe = { .point = \"kernel.syscall.return\", .location = \"\" }, .name = \"sys_exit\", .callback = (void *)__tap_sys_exit_cb },");
+}
+
+static const char *
+syscall_target_expr(struct cg *g, enum backend b,
+		    const struct derived_probe *dp,
+		    const struct context_var *cv, struct node *n)
+{
+	(void)b; (void)dp; (void)n;
+	if (cv->type != TY_LONG)
+		return NULL;
+	if (cv->arg_index == SYSCALL_ARG_NR)
+		return "(((int64_t *)c->probe_data)[TAP_SYSCALL_NR_SLOT])";
+	if (cv->arg_index == SYSCALL_ARG_RETURN)
+		return "(((int64_t *)c->probe_data)[TAP_SYSCALL_RET_SLOT])";
+	return cg_fmt(g, "(((int64_t *)c->probe_data)[%d])", cv->arg_index);
+}
+
+static const char *const syscall_shapes[] = {
+	"kernel.syscall(STRING)", "kernel.syscall(STRING).return", NULL,
+};
+
 const struct provider provider_syscall = {
 	.name = "syscall",
 	.claims = syscall_claims,
 	.match = syscall_match,
 	.context = syscall_context,
 	.list_context = syscall_list,
+	.shapes = syscall_shapes,
+	.emit_code = syscall_code,
+	.target_expr = syscall_target_expr,
 };

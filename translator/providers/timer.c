@@ -2,15 +2,26 @@
  * timer.c -- timer.s/sec/ms/msec/us/usec/ns/nsec/hz/jiffies(N), each with
  * an optional .randomize(M), and timer.profile (every tick, on every CPU).
  * No context variables. The period is kept in nanoseconds, except
- * timer.jiffies' which stays in jiffies: the module converts it with the
- * HZ of the kernel it is built for (TAP_JIFFIES_NS), the one fact about
- * the target that the headers always have.  Code generation turns it into
- * an hrtimer (kernel) or a timer thread (user).
+ * timer.jiffies' which stays in jiffies: the platform converts it with its
+ * own HZ (TAP_JIFFIES_NS: the module with the HZ of the kernel it is built
+ * for, the one fact about the target that the headers always have).  The
+ * emit hooks turn it into an hrtimer (kernel) or a timer thread (user).
+ *
+ * What the emitted C may assume: the platform arms every struct
+ * tap_timer_probe of tap_module.timers after the begin probes and
+ * re-arms it after each hit; on the kernel, every struct
+ * tap_profile_probe of tap_module.profiles gets a pinned hrtimer per CPU
+ * at the tick, with the interrupted registers in c->regs.  The user
+ * platform has no per-CPU ticks: timer.profile is a timer there.
  */
 #include <string.h>
 
+#include "translator/codegen/codegen_int.h"
 #include "translator/sema/elab.h"
+#include "translator/providers/pdata.h"
 #include "translator/providers/provider.h"
+
+extern const struct provider provider_timer;
 
 static const struct {
 	const char *name;
@@ -56,7 +67,7 @@ timer_profile(struct elab *e, struct node *point)
 	if (point->u.point.ncomps > 3 ||
 	    (point->u.point.ncomps == 3 && !pp_is(point, 2, "tick")))
 		return timer_error(e, point, "expected timer.profile or timer.profile.tick");
-	pd->kind = PD_PROFILE;
+	pd->profile = true;
 	elab_add_probe(e, point, "timer.profile", pd);
 	return 1;
 }
@@ -97,7 +108,6 @@ timer_match(struct elab *e, struct node *point)
 		return timer_error(e, point, "unexpected components after the interval");
 	}
 	pd = arena_alloc(e->s->arena, sizeof(*pd));
-	pd->kind = PD_TIMER;
 	if (strcmp(units[u].name, "jiffies") == 0) {
 		pd->jiffies = true;
 		pd->jiffies_count = (uint64_t)n;
@@ -120,25 +130,110 @@ timer_match(struct elab *e, struct node *point)
 	return 1;
 }
 
-static struct context_var *
-timer_context(struct elab *e, struct derived_probe *dp, const char *name)
+/* ---- code generation ---- */
+
+/* A timer's interval or randomization in C: nanoseconds, or for
+ * timer.jiffies ticks that the platform converts with its own HZ
+ * (TAP_JIFFIES_NS in runtime/linux/probes.h and runtime/user/runtime.h). */
+static const char *
+timer_ns_expr(struct cg *g, const struct pdata_timer *t, uint64_t n)
 {
-	(void)e; (void)dp; (void)name;
-	return NULL;
+	if (t->jiffies && n)
+		return cg_fmt(g, "TAP_JIFFIES_NS(%lluULL)", (unsigned long long)n);
+	return cg_fmt(g, "%lluULL", (unsigned long long)n);
+}
+
+static const struct pdata_timer *
+timer_of(const struct derived_probe *dp)
+{
+	return dp->provider == &provider_timer ? dp->pdata : NULL;
 }
 
 static int
-timer_list(struct elab *e, struct derived_probe *dp, struct context_var ***out)
+timer_table(struct cg *g, enum backend b)
 {
-	(void)e; (void)dp;
-	*out = NULL;
-	return 0;
+	struct program *p = g->prog;
+	int i, n = 0;
+
+	for (i = 0; i < p->nprobes; i++) {
+		struct derived_probe *dp = p->probes[i];
+		const struct pdata_timer *t = timer_of(dp);
+
+		if (!t)
+			continue;
+		/* the kernel has per-CPU timer.profile (profile_table) */
+		if (t->profile && b != BACKEND_USER)
+			continue;
+		if (!n++)
+			cg_open(&g->w, "static struct tap_timer_probe __tap_timers[] =");
+		cg_line(&g->w, "{ .probe = %s, .interval_ns = %s, .randomize_ns = %s },",
+			cg_probe_record(g, dp),
+			t->profile ? "4000000ULL"
+				: timer_ns_expr(g, t, t->jiffies ? t->jiffies_count
+								 : t->period_ns),
+			timer_ns_expr(g, t, t->randomize_ns));
+	}
+	if (n)
+		cg_close(&g->w, ";");
+	return n;
 }
+
+static int
+profile_table(struct cg *g)
+{
+	struct program *p = g->prog;
+	int n = 0;
+
+	for (int i = 0; i < p->nprobes; i++) {
+		struct derived_probe *dp = p->probes[i];
+		const struct pdata_timer *t = timer_of(dp);
+
+		if (!t || !t->profile)
+			continue;
+		if (!n++)
+			cg_open(&g->w, "static struct tap_profile_probe __tap_profiles[] =");
+		cg_line(&g->w, "{ .probe = %s, .interval_ns = 0 },",
+			cg_probe_record(g, dp));
+	}
+	if (n)
+		cg_close(&g->w, ";");
+	return n;
+}
+
+static int ntimers, nprofiles;	/* rows of __tap_timers, __tap_profiles */
+
+/* May assume the handlers probe_N. */
+static void
+timer_tables(struct cg *g, enum backend b)
+{
+	ntimers = timer_table(g, b);
+	nprofiles = b == BACKEND_KMOD ? profile_table(g) : 0;
+}
+
+static void
+timer_desc(struct cg *g, enum backend b)
+{
+	cg_desc_array(g, "timers", "__tap_timers", ntimers);
+	if (b == BACKEND_KMOD)
+		cg_desc_array(g, "profiles", "__tap_profiles", nprofiles);
+}
+
+static const char *const timer_shapes[] = {
+	"timer.s(NUMBER)", "timer.s(NUMBER).randomize(NUMBER)",
+	"timer.ms(NUMBER)", "timer.ms(NUMBER).randomize(NUMBER)",
+	"timer.us(NUMBER)", "timer.us(NUMBER).randomize(NUMBER)",
+	"timer.ns(NUMBER)", "timer.ns(NUMBER).randomize(NUMBER)",
+	"timer.hz(NUMBER)",
+	"timer.jiffies(NUMBER)", "timer.jiffies(NUMBER).randomize(NUMBER)",
+	"timer.profile", "timer.profile.tick",
+	NULL,
+};
 
 const struct provider provider_timer = {
 	.name = "timer",
 	.claims = timer_claims,
 	.match = timer_match,
-	.context = timer_context,
-	.list_context = timer_list,
+	.shapes = timer_shapes,
+	.emit_tables = timer_tables,
+	.emit_desc = timer_desc,
 };

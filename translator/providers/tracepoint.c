@@ -7,15 +7,32 @@
  * addresses, read through kernel_string() and friends), typed by BTF so
  * that $next->pid, $prev$ and $$parms work (tvar_btf.c): the callback
  * copies each argument to its slot of c->probe_data (TA_BASE_SLOT).
+ *
+ * What the emitted C may assume (kernel module only; runtime/linux/
+ * probes.h): a tracepoint callback has the tracepoint's prototype with
+ * `void *data` first, data being its struct tap_tracepoint_probe; it
+ * enters the context with tap_tracepoint_enter(), runs the handler, and
+ * leaves with tap_context_exit(). Arguments are passed as integers or
+ * pointers of the same size, which the x86_64 calling convention makes
+ * equivalent, so no kernel type needs to be visible here. They are stored
+ * as int64_t in an array on the callback's stack (c->probe_data) for the
+ * handler's $vars.  The module's one tracepoint table also carries the
+ * rows other families add (kernel.syscall's sys_enter and sys_exit).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "translator/codegen/codegen_int.h"
 #include "translator/debuginfo/kernel.h"
 #include "translator/debuginfo/tracepoints.h"
 #include "translator/sema/elab.h"
+#include "translator/providers/pdata.h"
 #include "translator/providers/provider.h"
 #include "translator/sema/tvar_btf.h"
+
+#define TP_MAXARGS 12		/* arguments a callback passes on */
+
+extern const struct provider provider_tracepoint;
 
 static bool
 tracepoint_claims(const struct node *point)
@@ -50,7 +67,6 @@ make_pdata(struct elab *e, const struct btf *btf, const struct tracepoint *tp)
 {
 	struct pdata_tracepoint *pd = arena_alloc(e->s->arena, sizeof(*pd));
 
-	pd->kind = PD_TRACEPOINT;
 	pd->system = tp->system;
 	pd->name = tp->name;
 	pd->nargs = tp->nargs;
@@ -154,10 +170,143 @@ tracepoint_list(struct elab *e, struct derived_probe *dp,
 	return pd->nargs;
 }
 
+/* ---- code generation ---- */
+
+/* The C type a tracepoint argument is passed as. */
+static const char *
+arg_c_type(const struct context_var *cv)
+{
+	if (cv->is_pointer)
+		return "void *";
+	switch (cv->size) {
+	case 1: return strcmp(cv->c_type, "bool") == 0 ? "bool" :
+		cv->is_signed ? "signed char" : "unsigned char";
+	case 2: return cv->is_signed ? "short" : "unsigned short";
+	case 4: return cv->is_signed ? "int" : "unsigned int";
+	default: return cv->is_signed ? "long" : "unsigned long";
+	}
+}
+
+static bool
+tracepoint_args_ok(struct cg *g, struct derived_probe *dp)
+{
+	const struct pdata_tracepoint *pd = dp->pdata;
+
+	if (pd->nargs > TP_MAXARGS) {
+		diag_error(&g->s->diag, dp->point->loc, "E_UNSUPPORTED",
+			   "tracepoint %s has %d arguments; at most %d are supported",
+			   pd->name, pd->nargs, TP_MAXARGS);
+		return false;
+	}
+	for (int i = 0; i < pd->nargs; i++)
+		if (pd->args[i]->size > 8) {
+			diag_error(&g->s->diag, dp->point->loc, "E_UNSUPPORTED",
+				   "tracepoint %s passes '%s' by value; that is not supported yet",
+				   pd->name, pd->args[i]->name);
+			return false;
+		}
+	return true;
+}
+
+static void
+tracepoint_callback(struct cg *g, struct derived_probe *dp)
+{
+	const struct pdata_tracepoint *pd = dp->pdata;
+	char *params = cg_fmt(g, "void *__data");
+
+	for (int i = 0; i < pd->nargs; i++)
+		params = cg_fmt(g, "%s, %s __a%d", params,
+				arg_c_type(pd->args[i]), i);
+	cg_blank(&g->w);
+	cg_comment(&g->w, "kernel.trace(\"%s\") for probe %d", pd->name,
+		dp->index);
+	cg_line(&g->w, "static void");
+	cg_line(&g->w, "__tap_tp_cb_%d(%s)", dp->index, params);
+	cg_open_block(&g->w);
+	cg_line(&g->w, "int64_t __args[%d];", pd->nargs ? pd->nargs : 1);
+	cg_line(&g->w, "struct tap_context *c = tap_tracepoint_enter(__data);");
+	cg_blank(&g->w);
+	cg_line(&g->w, "if (!c)");
+	cg_line(&g->w, "\treturn;");
+	for (int i = 0; i < pd->nargs; i++)
+		cg_line(&g->w, "__args[%d] = (int64_t)%s__a%d;", i,
+			pd->args[i]->is_pointer ? "(unsigned long)" : "", i);
+	cg_line(&g->w, "c->probe_data = __args;");
+	cg_line(&g->w, "probe_%d(c);", dp->index);
+	cg_line(&g->w, "tap_context_exit(c);");
+	cg_close(&g->w, NULL);
+}
+
+/* May assume the handlers probe_N. */
+static void
+tracepoint_code(struct cg *g, enum backend b)
+{
+	struct program *p = g->prog;
+
+	if (b != BACKEND_KMOD)
+		return;
+	for (int i = 0; i < p->nprobes; i++) {
+		struct derived_probe *dp = p->probes[i];
+		const struct pdata_tracepoint *pd = dp->pdata;
+
+		if (dp->provider != &provider_tracepoint)
+			continue;
+		if (tracepoint_args_ok(g, dp))
+			tracepoint_callback(g, dp);
+		cg_table_row(g, "__tap_tracepoints", dp->index,
+			     cg_fmt(g, "{ .probe = %s, .name = \"%s\", .callback = (void *)__tap_tp_cb_%d },",
+				    cg_probe_record(g, dp), pd->name,
+				    dp->index));
+	}
+}
+
+static int ntracepoints;	/* rows of __tap_tracepoints */
+
+/* May assume every family's emit_code ran (the rows are all added). */
+static void
+tracepoint_tables(struct cg *g, enum backend b)
+{
+	if (b != BACKEND_KMOD)
+		return;
+	cg_blank(&g->w);
+	ntracepoints = cg_table_write(g, "__tap_tracepoints",
+				      "struct tap_tracepoint_probe");
+}
+
+static void
+tracepoint_desc(struct cg *g, enum backend b)
+{
+	if (b == BACKEND_KMOD)
+		cg_desc_array(g, "tracepoints", "__tap_tracepoints",
+			      ntracepoints);
+}
+
+/* Argument i is slot i of the callback's array. */
+static const char *
+tracepoint_target_expr(struct cg *g, enum backend b,
+		       const struct derived_probe *dp,
+		       const struct context_var *cv, struct node *n)
+{
+	(void)b; (void)dp; (void)n;
+	if (cv->type != TY_LONG)
+		return NULL;
+	return cg_fmt(g, "(((int64_t *)c->probe_data)[%d])", cv->arg_index);
+}
+
+static const char *const tracepoint_shapes[] = {
+	"kernel.trace(STRING)", NULL,
+};
+
 const struct provider provider_tracepoint = {
 	.name = "tracepoint",
 	.claims = tracepoint_claims,
 	.match = tracepoint_match,
 	.context = tracepoint_context,
 	.list_context = tracepoint_list,
+	.shapes = tracepoint_shapes,
+	.kernel_only = true,
+	.emit_code = tracepoint_code,
+	.emit_tables = tracepoint_tables,
+	.emit_desc = tracepoint_desc,
+	.target_expr = tracepoint_target_expr,
 };

@@ -1,7 +1,8 @@
 /*
  * unsupported.c -- probe families that tapc recognises but does not build
  * yet. Each gets a clear error naming the probe point, instead of "unknown
- * probe point", so users know it is coming and not mistyped.
+ * probe point", so users know it is coming and not mistyped.  Last in the
+ * registry: a row a real provider claims first can never be reached.
  */
 #include <string.h>
 
@@ -12,11 +13,10 @@ static const struct {
 	const char *first, *second;	/* second NULL: any */
 	const char *what;
 } families[] = {
-	{ "kernel", "statement", "kernel.statement (debug-info probes)" },
 	{ "kernel", "data", "kernel.data (watchpoints)" },
 	{ "kernel", "mark", "kernel.mark" },
-	{ "module", NULL, "module(...) probes" },
-	{ "process", NULL, "process(...) probes (uprobes)" },
+	{ "module", NULL, "module(...) probes" },	/* but .function and
+							 * .statement: dwarf.c */
 	{ "perf", NULL, "perf probes" },
 	{ "netfilter", NULL, "netfilter probes" },
 	{ "java", NULL, "java probes" },
@@ -52,26 +52,8 @@ unsupported_match(struct elab *e, struct node *point)
 	return -1;
 }
 
-static struct context_var *
-unsupported_context(struct elab *e, struct derived_probe *dp, const char *n)
-{
-	(void)e; (void)dp; (void)n;
-	return NULL;
-}
-
-static int
-unsupported_list(struct elab *e, struct derived_probe *dp,
-		 struct context_var ***out)
-{
-	(void)e; (void)dp;
-	*out = NULL;
-	return 0;
-}
-
 const struct provider provider_unsupported = {
 	.name = "unsupported",
 	.claims = unsupported_claims,
 	.match = unsupported_match,
-	.context = unsupported_context,
-	.list_context = unsupported_list,
 };

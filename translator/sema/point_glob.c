@@ -3,7 +3,7 @@
  * has them: `kerne*.funct*("vfs_read").*`, `*sys**pen`, `foo.*`.
  *
  * The names a wildcard can stand for are the ones known: the providers'
- * shapes (providers/shapes.c) and the probe aliases, the script's and the
+ * shapes (struct provider .shapes) and the probe aliases, the script's and the
  * library's. They are kept as a tree of components, one level per dotted
  * component, a node per name and kind of argument. A point is matched
  * level by level:
@@ -28,7 +28,6 @@
 #include "translator/sema/elab.h"
 #include "translator/sema/point_glob.h"
 #include "translator/providers/provider.h"
-#include "translator/providers/shapes.h"
 
 #define GLOB_MAX_PATH 32
 #define GLOB_HINT_NAMES 8

@@ -273,7 +273,7 @@ lookup_target(struct resolver *r, const char *name)
 
 	if (!dp || !dp->provider)
 		return NULL;
-	return dp->provider->context(r->e, dp, name + 1);
+	return provider_context(r->e, dp, name + 1);
 }
 
 static void
@@ -295,13 +295,13 @@ hint_targets(struct resolver *r)
 {
 	struct context_var **vars;
 	char list[512] = "";
-	int n = r->dp ? r->dp->provider->list_context(r->e, r->dp, &vars) : 0;
+	int n = r->dp ? provider_list_context(r->e, r->dp, &vars) : 0;
 
 	for (int i = 0; i < n && strlen(list) < sizeof(list) - 80; i++) {
 		strcat(list, i ? " $" : "$");
 		strcat(list, vars[i]->name);
 	}
-	const char *why = r->dp ? kfunc_untyped_reason(r->dp) : NULL;
+	const char *why = provider_untyped_reason(r->dp);
 	if (n)
 		diag_hint(&r->e->s->diag, "this probe has: %s", list);
 	else if (why)
@@ -387,7 +387,7 @@ bind_target(struct resolver *r, struct node *n)
 	target_bind_access(r->e, cv, n);
 }
 
-/* procfs $value is a plain string: no ->member, [i], $ or &. */
+/* A script_value variable is a plain string: no ->member, [i], $ or &. */
 static bool
 script_value_plain(struct resolver *r, struct node *n)
 {
@@ -401,8 +401,8 @@ script_value_plain(struct resolver *r, struct node *n)
 	return false;
 }
 
-/* A store into a procfs .read probe's $value: a string the handler
- * hands to the reader, no guru mode (providers/procfs.c). */
+/* A store into a script_value variable: a string the handler hands
+ * over, no guru mode (sema.h). */
 static bool
 bind_script_value(struct resolver *r, struct node *lhs, struct context_var *cv)
 {
@@ -522,13 +522,7 @@ check_target_write(struct resolver *r, struct node *lhs)
 static void
 check_entry(struct resolver *r, struct node *n)
 {
-	const struct pdata_kprobe *pd = r->dp ? r->dp->pdata : NULL;
-	const struct pdata_uprobe *up = r->dp ? r->dp->pdata : NULL;
-
-	if (pd && pdata_kind_of(pd) == PD_KPROBE && pd->is_return)
-		return;
-	if (up && pdata_kind_of(up) == PD_UPROBE && up->is_return &&
-	    up->function)
+	if (provider_is_return(r->dp))
 		return;
 	diag_error(&r->e->s->diag, n->loc, "E_ENTRY_CONTEXT",
 		   "@entry is only meaningful in a .return probe");

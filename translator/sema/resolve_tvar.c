@@ -32,30 +32,17 @@ target_is_meta(const char *name)
 	return strncmp(name, "$$", 2) == 0;
 }
 
-static bool
-is_kfunc_return(const struct derived_probe *dp)
-{
-	const struct pdata_kprobe *pd = dp->pdata;
-
-	const struct pdata_uprobe *up = dp->pdata;
-
-	if (up && pdata_kind_of(up) == PD_UPROBE)	/* process().function */
-		return up->is_return && up->function && !up->mark;
-	return pd && pdata_kind_of(pd) == PD_KPROBE && pd->is_return &&
-	       pd->from_kernel_function;
-}
-
 bool
 target_needs_entry(const struct derived_probe *dp,
 		   const struct context_var *cv)
 {
-	return is_kfunc_return(dp) && cv->arg_index >= 0;
+	return provider_is_return(dp) && cv->arg_index >= 0;
 }
 
 bool
 target_meta_needs_entry(const struct derived_probe *dp, const char *name)
 {
-	return is_kfunc_return(dp) && (strcmp(name, "$$parms") == 0 ||
+	return provider_is_return(dp) && (strcmp(name, "$$parms") == 0 ||
 				       strcmp(name, "$$vars") == 0);
 }
 
@@ -94,7 +81,7 @@ static int
 parameters(struct elab *e, struct derived_probe *dp, struct context_var ***out)
 {
 	struct context_var **all;
-	int n = dp->provider->list_context(e, dp, &all), k = 0;
+	int n = provider_list_context(e, dp, &all), k = 0;
 
 	*out = arena_alloc(e->s->arena, sizeof(**out) * (size_t)(n + 1));
 	for (int i = 0; i < n; i++)
@@ -135,8 +122,8 @@ target_bind_meta(struct elab *e, struct derived_probe *dp, struct node *n,
 			   n->u.target.name);
 		return false;
 	}
-	if (process_meta_string(dp, name) && !path->pretty) {
-		string_constant(e, n, process_meta_string(dp, name));
+	if (provider_meta_string(dp, name) && !path->pretty) {
+		string_constant(e, n, provider_meta_string(dp, name));
 		return true;
 	}
 	if (dwacc_meta(e, dp, name, path->pretty, &n->u.target.access)) {
@@ -144,7 +131,7 @@ target_bind_meta(struct elab *e, struct derived_probe *dp, struct node *n,
 		return true;
 	}
 	if (strcmp(name, "parms") == 0 || strcmp(name, "vars") == 0) {
-		if (is_kfunc_return(dp) && !in_entry) {
+		if (provider_is_return(dp) && !in_entry) {
 			diag_error(&e->s->diag, n->loc, "E_INTERNAL",
 				   "'%s' in a .return probe must be read at entry",
 				   n->u.target.name);
@@ -152,8 +139,8 @@ target_bind_meta(struct elab *e, struct derived_probe *dp, struct node *n,
 		}
 		nvars = parameters(e, dp, &vars);
 	} else if (strcmp(name, "return") == 0) {
-		ret = is_kfunc_return(dp) ?
-			dp->provider->context(e, dp, "return") : NULL;
+		ret = provider_is_return(dp) ?
+			provider_context(e, dp, "return") : NULL;
 		/* Nothing for a void function (BTF knows it has no value). */
 		if (ret && ret->access && !(ret->btf && !ret->btf_type)) {
 			vars = &ret;
@@ -189,10 +176,7 @@ target_bind_cast(struct elab *e, struct node *n)
 bool
 target_bind_atvar(struct elab *e, struct derived_probe *dp, struct node *n)
 {
-	struct ta_access *t = dp && dp->pdata &&
-		(pdata_kind_of(dp->pdata) == PD_UPROBE ||
-		 pdata_kind_of(dp->pdata) == PD_PROCESS) ?
-		process_atvar(e, dp, n) : dwacc_atvar(e, dp, n);
+	struct ta_access *t = provider_atvar(e, dp, n);
 
 	if (!t)
 		return false;

@@ -54,8 +54,4 @@ bool target_defined(struct elab *e, struct context_var *cv, struct node *n);
 bool target_atvar_defined(struct elab *e, struct derived_probe *dp,
 			  struct node *n);
 
-/* kfunc.c: why a kernel.function probe has no typed parameters (no BTF
- * for it, no DWARF), or NULL. */
-const char *kfunc_untyped_reason(const struct derived_probe *dp);
-
 #endif

@@ -79,9 +79,9 @@ struct context_var {
 	const char *c_type;		/* the kernel's type, for -L */
 	int arg_index;			/* provider-defined (argument slot) */
 	bool writable;			/* only in guru mode */
-	bool script_value;		/* procfs $value: a string the probe's
-					 * handler shares with the file, no
-					 * guru mode needed (providers/procfs.c) */
+	bool script_value;		/* a string the probe's handler shares
+					 * with what fired it, set without
+					 * guru mode (provider.h value_store) */
 	bool write_only;		/* a .read probe's $value: assigned
 					 * ('=', '.='), never read */
 	bool is_pointer, is_signed;

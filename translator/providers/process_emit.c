@@ -1,9 +1,11 @@
 /*
- * codegen_uprobe.c -- pass 3 for user-space probes (providers/process.c):
- * the uprobe and process-event tables, the symbol tables of the user
- * files ubacktrace() & co. name addresses with, and the C for $return and
- * the $argN of SDT markers.  The files' call frame information, for
- * ubacktrace() to unwind code without frame pointers, is codegen_ucfi.c's.
+ * process_emit.c -- the process family's C (process.c matches): the
+ * uprobe and process-event tables, the symbol tables of the user files
+ * ubacktrace() & co. name addresses with, and the C for $return and the
+ * $argN of SDT markers.  The files' call frame information, for
+ * ubacktrace() to unwind code without frame pointers, is
+ * codegen/codegen_ucfi.c's.  Kernel module only: the user backend has
+ * no uprobes.
  *
  * What the emitted C may assume (runtime/linux/probes_uprobe.h): every
  * kernel module defines `struct tap_uprobe_tables tap_uprobe_tables`
@@ -23,24 +25,7 @@
 #include "translator/codegen/codegen_tvar.h"
 #include "translator/debuginfo/elf_syms.h"
 #include "translator/debuginfo/sdt.h"
-#include "translator/providers/provider.h"
-
-static enum pdata_kind
-kind_of(const struct derived_probe *dp)
-{
-	return dp->pdata ? pdata_kind_of(dp->pdata) : PD_NEVER;
-}
-
-static const char *
-record(struct cg *g, const struct derived_probe *dp)
-{
-	const char *at = cg_where(g, dp->origin ? dp->origin->loc
-				  : dp->point->loc, NULL);
-
-	return cg_fmt(g, "{ .point = %s, .location = %s, .handler = probe_%d }",
-		      cg_c_string(g, dp->name, strlen(dp->name)),
-		      cg_c_string(g, at, strlen(at)), dp->index);
-}
+#include "translator/providers/process.h"
 
 static const char *
 str_or_null(struct cg *g, const char *s)
@@ -56,13 +41,13 @@ uprobe_table(struct cg *g)
 
 	for (int i = 0; i < p->nprobes; i++) {
 		struct derived_probe *dp = p->probes[i];
-		const struct pdata_uprobe *pd = dp->pdata;
-		if (kind_of(dp) != PD_UPROBE)
+		const struct pdata_uprobe *pd = process_uprobe_of(dp);
+		if (!pd)
 			continue;
 		if (!n++)
 			cg_open(&g->w, "static struct tap_uprobe_probe __tap_uprobes[] =");
 		cg_line(&g->w, "{ .probe = %s, .path = %s, .offset = 0x%llxULL, .vaddr = 0x%llxULL, .ref_ctr_offset = 0x%llxULL, .is_return = %s, .at_entry = %s, .optional = %s, .pid = %d, .entry_handler = %s, .data_size = %s, .entry_offset = 0x%llxULL, .entry_vaddr = 0x%llxULL },",
-			record(g, dp), str_or_null(g, pd->path),
+			cg_probe_record(g, dp), str_or_null(g, pd->path),
 			(unsigned long long)pd->offset,
 			(unsigned long long)pd->vaddr,
 			(unsigned long long)pd->ref_ctr_offset,
@@ -95,13 +80,13 @@ uproc_table(struct cg *g)
 
 	for (int i = 0; i < p->nprobes; i++) {
 		struct derived_probe *dp = p->probes[i];
-		const struct pdata_process *pd = dp->pdata;
-		if (kind_of(dp) != PD_PROCESS)
+		const struct pdata_process *pd = process_event_of(dp);
+		if (!pd)
 			continue;
 		if (!n++)
 			cg_open(&g->w, "static struct tap_uproc_probe __tap_uprocs[] =");
 		cg_line(&g->w, "{ .probe = %s, .event = %s, .path = %s, .pid = %d, .uses_bias = %s, .load_vaddr = 0x%llxULL },",
-			record(g, dp), events[pd->event],
+			cg_probe_record(g, dp), events[pd->event],
 			str_or_null(g, pd->path), pd->pid,
 			pd->uses_bias ? "true" : "false",
 			(unsigned long long)pd->load_vaddr);
@@ -150,10 +135,10 @@ symbol_files(struct cg *g)
 
 	for (int i = 0; i < p->nprobes; i++) {
 		const struct derived_probe *dp = p->probes[i];
-		if (kind_of(dp) == PD_UPROBE)
-			add_file(g, &l, ((const struct pdata_uprobe *)dp->pdata)->path);
-		else if (kind_of(dp) == PD_PROCESS)
-			add_file(g, &l, ((const struct pdata_process *)dp->pdata)->path);
+		if (process_uprobe_of(dp))
+			add_file(g, &l, process_uprobe_of(dp)->path);
+		else if (process_event_of(dp))
+			add_file(g, &l, process_event_of(dp)->path);
 	}
 	if (o->target_command) {	/* -c PROGRAM: its names too */
 		const char *cmd = o->target_command + strspn(o->target_command, " \t");
@@ -266,12 +251,13 @@ usym_files(struct cg *g)
 	return n;
 }
 
+/* May assume the records __tap_probe_N and the entry handlers. */
 void
-cg_uprobe_tables(struct cg *g)
+process_emit_tables(struct cg *g, enum backend b)
 {
 	int nu, np, nf;
 
-	if (g->s->opts.target == TARGET_USER)
+	if (b != BACKEND_KMOD)
 		return;
 	cg_blank(&g->w);
 	nu = uprobe_table(g);
@@ -356,17 +342,20 @@ sdt_arg_expr(struct cg *g, struct node *n, const struct pdata_uprobe *pd,
 		      cg_c_string(g, near, strlen(near)), g->err_label);
 }
 
+/* $return, and a marker's $argN; the rest (DWARF's) have an access. */
 const char *
-cg_uprobe_target_expr(struct cg *g, struct node *n,
-		      const struct derived_probe *dp,
-		      const struct context_var *cv)
+process_target_expr(struct cg *g, enum backend b,
+		    const struct derived_probe *dp,
+		    const struct context_var *cv, struct node *n)
 {
-	const struct pdata_uprobe *pd = dp->pdata;
+	const struct pdata_uprobe *pd = process_uprobe_of(dp);
 
+	(void)b;
+	if (!pd || cv->type != TY_LONG)
+		return NULL;
 	if (cv->arg_index == UPROBE_ARG_RETURN)
 		return "((int64_t)regs_return_value(c->regs))";
 	if (cv->arg_index >= 0 && cv->arg_index < pd->nargs)
 		return sdt_arg_expr(g, n, pd, cv->arg_index);
-	cg_unsupported(g, n, "this context variable");
-	return "((int64_t)0)";
+	return NULL;
 }
