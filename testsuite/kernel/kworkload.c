@@ -14,6 +14,7 @@
  *                             milliseconds (so a script can end first)
  *   kworkload tick N MS       N times: getppid(), sleep MS milliseconds
  *   kworkload spin MS         burn MS milliseconds of CPU in user mode
+ *   kworkload asuser CMD...   run CMD as uid/gid 65534 (nobody)
  *
  * Raw syscall() calls, so that the C library adds or changes nothing.
  */
@@ -139,6 +140,15 @@ main(int argc, char **argv)
 {
 	long n = argc >= 3 ? atol(argv[2]) : 0;
 
+	if (argc >= 3 && strcmp(argv[1], "asuser") == 0) {
+		if (setgid(65534) != 0 || setuid(65534) != 0) {
+			perror("kworkload: asuser");
+			return 2;
+		}
+		execvp(argv[2], argv + 2);
+		perror("kworkload: asuser: exec");
+		return 127;
+	}
 	if (argc >= 2 && strcmp(argv[1], "openmissing") == 0)
 		open_missing(n);
 	else if (argc >= 2 && strcmp(argv[1], "argstr") == 0)
@@ -162,7 +172,7 @@ main(int argc, char **argv)
 				n - done < (long)sizeof(buf) ? n - done
 							      : (long)sizeof(buf));
 	} else {
-		fprintf(stderr, "usage: kworkload openmissing|argstr|fork|write|getppid|tick|spin N [MS]\n");
+		fprintf(stderr, "usage: kworkload openmissing|argstr|fork|write|getppid|tick|spin N [MS] | asuser CMD...\n");
 		return 2;
 	}
 	return 0;

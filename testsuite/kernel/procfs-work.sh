@@ -13,6 +13,11 @@ d=/proc/systemtap/tk_procfs
 	cat $d/small; echo
 	cat /proc/systemtap/tk_procfs_other/other
 	cat $d/command > /dev/null 2>&1 || echo 'command: no read probe, read refused'
+	# by default only root may read or write the files (0400, 0200)
+	kworkload asuser sh -c "echo x > $d/command" 2> /dev/null ||
+		echo 'command: write as another user refused'
+	kworkload asuser cat $d/hello > /dev/null 2>&1 ||
+		echo 'hello: read as another user refused'
 } > /tmp/procfs.log 2>&1
 echo hi > $d/command
 printf 'one\n' > $d/dir/sub/big

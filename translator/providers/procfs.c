@@ -16,8 +16,10 @@
  * runtime/linux/procfs.h); a handler finds its file in c->probe_data,
  * which tap_procfs_value / tap_procfs_set / tap_procfs_append use.  A
  * file's mode is 0444 for its read probe and 0222 for its write probe,
- * each less that probe's .umask(N) (SystemTap's defaults); its buffer
- * holds .read.maxsize(N) bytes and a NUL, else MAXSTRINGLEN.
+ * each less that probe's .umask(N), else less 0066: by default only root
+ * may read (0400) or write (0200) them, as in SystemTap, since a write
+ * probe runs script code for whoever writes.  Its buffer holds
+ * .read.maxsize(N) bytes and a NUL, else MAXSTRINGLEN.
  */
 #include <string.h>
 
@@ -32,12 +34,13 @@ extern const struct provider provider_procfs;
 struct pdata_procfs {
 	const char *path;		/* "command" when not given */
 	bool is_write;
-	int umask;			/* .umask(N), 0 when not given */
+	int umask;			/* .umask(N), else PROCFS_UMASK */
 	int64_t maxsize;		/* .read.maxsize(N), 0 when not given */
 	struct context_var *value;	/* its $value */
 };
 
 #define PROCFS_MAXSIZE (4 << 20)	/* a read buffer of at most 4 MiB */
+#define PROCFS_UMASK 0066		/* without .umask(N): root only */
 
 static bool
 procfs_claims(const struct node *point)
@@ -87,6 +90,7 @@ procfs_match(struct elab *e, struct node *point)
 	int64_t v;
 
 	pd->path = "command";
+	pd->umask = PROCFS_UMASK;
 	if (pp_arg(point, 0) && !(pd->path = pp_arg_string(point, 0)))
 		return procfs_error(e, point, "the file name must be a string");
 	if ((why = procfs_bad_path(pd->path)))
