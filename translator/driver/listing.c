@@ -114,6 +114,12 @@ pass_list(struct session *s)
 	for (int i = 0; i < p->nprobes; i++)
 		if (i == 0 || strcmp(lines[i].text, lines[i - 1].text) != 0)
 			printf("%s\n", lines[i].text);
+	/* the providers' warning was held with the rest: say it here, so
+	 * that a cut list is never taken for the whole */
+	if (e->capped_point)
+		diag_warning(&s->diag, e->capped_point->loc, "W_TOO_MANY_PROBES",
+			     "the list stops at %d probe points: '%s' matches more; narrow the pattern to see the rest",
+			     e->capped_at, s->opts.list_pattern);
 	if (p->nprobes == 0)
 		return false;	/* nothing matched: exit 1, as stap does */
 	return true;

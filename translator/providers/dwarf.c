@@ -200,10 +200,7 @@ add_site(const struct dw_site *s, void *ctx)
 	}
 	if (m->count >= DWARF_MAX_EXPANSION) {
 		if (!m->capped)
-			diag_warning(&e->s->diag, m->point->loc, "W_TOO_MANY_PROBES",
-				     "'%s' matches more than %d probe sites; only the first %d are probed",
-				     pp_to_string(e->s->arena, m->point),
-				     DWARF_MAX_EXPANSION, DWARF_MAX_EXPANSION);
+			elab_expansion_capped(e, m->point, DWARF_MAX_EXPANSION);
 		m->capped = true;
 		return false;
 	}
@@ -509,10 +506,7 @@ match_module_wildcard(struct elab *e, struct node *point, struct dw_query *q,
 		}
 		total += n;
 		if (total >= DWARF_MAX_EXPANSION) {
-			diag_warning(&e->s->diag, point->loc, "W_TOO_MANY_PROBES",
-				     "'%s' matches more than %d probe sites; only the first %d are probed",
-				     pp_to_string(e->s->arena, point),
-				     DWARF_MAX_EXPANSION, DWARF_MAX_EXPANSION);
+			elab_expansion_capped(e, point, DWARF_MAX_EXPANSION);
 			break;
 		}
 	}

@@ -135,6 +135,7 @@ struct kfunc_ctx {
 	const char *btf_err;
 	bool is_return;
 	int count;
+	bool capped;			/* a match past KFUNC_MAX_EXPANSION */
 };
 
 static bool
@@ -145,8 +146,10 @@ add_function(const struct ksym *sym, void *ctx)
 	struct kfunc_pdata *kp;
 	struct pdata_kprobe *pd;
 
-	if (k->count >= KFUNC_MAX_EXPANSION)
+	if (k->count >= KFUNC_MAX_EXPANSION) {
+		k->capped = true;
 		return false;
+	}
 	kp = arena_alloc(e->s->arena, sizeof(*kp));
 	pd = &kp->pd;
 	pd->symbol = sym->name;
@@ -175,7 +178,7 @@ kfunc_match(struct elab *e, struct node *point)
 	const char *pattern = pp_arg_string(point, 1);
 	int n = point->u.point.ncomps;
 	char err[256];
-	struct kfunc_ctx k = { e, point, NULL, NULL, false, 0 };
+	struct kfunc_ctx k = { .e = e, .point = point };
 
 	if (!pattern)
 		return kfunc_unsupported(e, point, "expected kernel.function(\"NAME\")");
@@ -208,6 +211,8 @@ kfunc_match(struct elab *e, struct node *point)
 				  pp_to_string(e->s->arena, point), k.btf_err);
 	}
 	ksym_foreach(t, pattern, 0, add_function, &k);
+	if (k.capped)
+		elab_expansion_capped(e, point, KFUNC_MAX_EXPANSION);
 	return k.count;
 }
 
@@ -238,9 +243,13 @@ kfunc_match_module(struct elab *e, struct node *point, const char *modname,
 		return kfunc_unsupported(e, point, "source file and line need DWARF debug info");
 	if (!kfunc_suffix(e, point, &is_return))
 		return -1;
-	for (size_t i = 0; i < nfuncs && count < KFUNC_MAX_EXPANSION; i++) {
+	for (size_t i = 0; i < nfuncs; i++) {
 		if (fnmatch(pattern, funcs[i], 0) != 0)
 			continue;
+		if (count >= KFUNC_MAX_EXPANSION) {
+			elab_expansion_capped(e, point, KFUNC_MAX_EXPANSION);
+			break;
+		}
 		struct kfunc_pdata *kp = arena_alloc(a, sizeof(*kp));
 		struct pdata_kprobe *pd = &kp->pd;
 			pd->symbol = arena_printf(a, "%s:%s", modname, funcs[i]);

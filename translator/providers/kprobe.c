@@ -153,9 +153,7 @@ kprobe_by_name(struct elab *e, struct node *point, const struct kprobe_shape *k)
 	struct expand_ctx x = { e, point, k, 0 };
 	ksym_foreach(t, k->pattern, 0, add_symbol, &x);
 	if (x.count >= KPROBE_MAX_EXPANSION)
-		diag_warning(&e->s->diag, point->loc, "W_PROBE_EXPANSION",
-			     "'%s' matches too many functions; only the first %d are probed",
-			     k->pattern, KPROBE_MAX_EXPANSION);
+		elab_expansion_capped(e, point, KPROBE_MAX_EXPANSION);
 	return x.count;
 }
 

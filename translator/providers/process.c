@@ -440,9 +440,7 @@ match_functions(struct elab *e, struct node *point, struct elf_image *im,
 			elf_addr_to_offset(im, at, &off);
 		}
 		if (count >= PROCESS_MAX_EXPANSION) {
-			diag_warning(&e->s->diag, point->loc, "W_PROBE_EXPANSION",
-				     "'%s' matches too many functions; only the first %d are probed",
-				     k->pattern, PROCESS_MAX_EXPANSION);
+			elab_expansion_capped(e, point, PROCESS_MAX_EXPANSION);
 			break;
 		}
 		struct pdata_uprobe *pd = new_uprobe(e, im, k, at, off);

@@ -32,6 +32,10 @@ struct elab {
 	bool cur_optional;		/* the user's point ends in '?' */
 	/* listing mode (-l/-L): points that fail quietly */
 	bool listing;
+	/* the first point whose expansion a provider cut short, and where
+	 * (elab_expansion_capped), for -l to say so after its list */
+	const struct node *capped_point;
+	int capped_at;
 	/* point_glob.c: the known component names, built on first use */
 	struct glob_node *glob_tree;
 };
@@ -40,6 +44,11 @@ struct elab {
  * body and origin come from the probe being elaborated. */
 struct derived_probe *elab_add_probe(struct elab *e, struct node *point,
 				     const char *name, void *pdata);
+/* Providers: `point` matches more than `max` probe points and only the
+ * first `max` were added.  Warns (W_TOO_MANY_PROBES) and remembers it:
+ * held diagnostics of a listing are dropped, so -l says it again. */
+void elab_expansion_capped(struct elab *e, const struct node *point,
+			   int max);
 struct context_var *elab_new_context_var(struct elab *e, const char *name,
 					 enum type type, const char *c_type);
 

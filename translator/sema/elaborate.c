@@ -39,6 +39,18 @@ push_node(struct elab *e, struct node ***v, int *n, int *cap, struct node *x)
 	(*v)[(*n)++] = x;
 }
 
+void
+elab_expansion_capped(struct elab *e, const struct node *point, int max)
+{
+	diag_warning(&e->s->diag, point->loc, "W_TOO_MANY_PROBES",
+		     "'%s' matches more than %d probe points; only the first %d are used",
+		     pp_to_string(e->s->arena, point), max, max);
+	if (!e->capped_point) {
+		e->capped_point = point;
+		e->capped_at = max;
+	}
+}
+
 struct derived_probe *
 elab_add_probe(struct elab *e, struct node *point, const char *name,
 	       void *pdata)
