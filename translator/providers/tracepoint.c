@@ -152,7 +152,7 @@ tracepoint_context(struct elab *e, struct derived_probe *dp, const char *name)
 {
 	struct pdata_tracepoint *pd = dp->pdata;
 
-	(void)e;	/* $$parms and $$vars: resolve_target.c */
+	(void)e;	/* $$parms and $$vars: resolve_tvar.c */
 	for (int i = 0; i < pd->nargs; i++)
 		if (strcmp(pd->args[i]->name, name) == 0)
 			return pd->args[i];

@@ -187,7 +187,7 @@ struct tw_ops;
 
 /* The debug-info type of a value, kept so that the value can be walked
  * later (autocast: `p = $file; p->f_pos`, a function returning
- * `&@cast(...)`).  The source is opaque here (target_walk.h's tw_ops and
+ * `&@cast(...)`).  The source is opaque here (tvar_walk.h's tw_ops and
  * its handle: a BTF, a DWARF file). */
 struct ta_vtype {
 	const struct tw_ops *ops;	/* NULL: the value has no such type */

@@ -96,7 +96,7 @@ struct ta_access *tw_walk(struct elab *e, struct tw_source s, uint64_t type,
 			  const struct target_path *path, const char *what,
 			  struct loc loc);
 
-/* The type `type` of source `s` as a value keeps it (target_access.h);
+/* The type `type` of source `s` as a value keeps it (tvar_access.h);
  * `addr_of`: the value is the address of an object of that type. */
 struct ta_vtype tw_vtype(struct tw_source s, uint64_t type, bool addr_of);
 
