@@ -60,8 +60,5 @@ btf_index_add(const struct btf *btf, const char *source);
 void
 btf_index_drop(const struct btf *btf);
 
-void
-btf_set_error(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 #endif /* TAPC_DEBUGINFO_BTF_INTERNAL_H */

@@ -14,6 +14,7 @@
 #define _GNU_SOURCE	/* memfd_create */
 #include "config.h"
 #include "translator/debuginfo/btf_internal.h"
+#include "translator/debuginfo/errbuf.h"
 #include "translator/debuginfo/zfile.h"
 
 #include <bpf/libbpf.h>
@@ -27,18 +28,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-void
-btf_set_error(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* ---- libbpf's messages -------------------------------------------------- */
 
@@ -202,7 +191,7 @@ btf_check_refs(const struct btf *btf, const char *source, char *err,
 
 	for (id = btf_first_id(btf); id < n; id++) {
 		if (!btf_check_type(btf, btf__type_by_id(btf, id))) {
-			btf_set_error(err, errlen, "%s: BTF type %u refers to a missing type or string%s",
+			errbuf_printf(err, errlen, "%s: BTF type %u refers to a missing type or string%s",
 				      source, id, btf__base_btf(btf) ? ""
 				      : " (a module's BTF needs the vmlinux BTF as its base)");
 			return false;
@@ -220,7 +209,7 @@ btf_from_owned(char *data, size_t size, struct btf *base,
 	struct btf *btf = btf_libbpf_new(data, size, base);
 
 	if (!btf)
-		btf_set_error(err, errlen, "%s: not valid BTF: %s", source,
+		errbuf_printf(err, errlen, "%s: not valid BTF: %s", source,
 			      btf_libbpf_message(errno));
 	free(data);
 	if (!btf)
@@ -230,7 +219,7 @@ btf_from_owned(char *data, size_t size, struct btf *base,
 		return NULL;
 	}
 	if (!btf_index_add(btf, source)) {
-		btf_set_error(err, errlen, "%s: out of memory", source);
+		errbuf_printf(err, errlen, "%s: out of memory", source);
 		btf__free(btf);
 		return NULL;
 	}
@@ -253,7 +242,7 @@ btf_load_split_mem(const void *data, size_t size, struct btf *base,
 	char *copy = malloc(size ? size : 1);
 
 	if (!copy) {
-		btf_set_error(err, errlen, "BTF: out of memory");
+		errbuf_printf(err, errlen, "BTF: out of memory");
 		return NULL;
 	}
 	memcpy(copy, data, size);
@@ -311,16 +300,16 @@ btf_copy_section(Elf *elf, char **out, size_t *out_size, char *err,
 	bool ok = false;
 
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		btf_set_error(err, errlen, "not an ELF image: %s", elf_errmsg(-1));
+		errbuf_printf(err, errlen, "not an ELF image: %s", elf_errmsg(-1));
 		goto out;
 	}
 	if (!btf_find_section(elf, &data) || !data->d_buf) {
-		btf_set_error(err, errlen, "ELF image has no .BTF section (kernel built without CONFIG_DEBUG_INFO_BTF?)");
+		errbuf_printf(err, errlen, "ELF image has no .BTF section (kernel built without CONFIG_DEBUG_INFO_BTF?)");
 		goto out;
 	}
 	*out = malloc(data->d_size ? data->d_size : 1);
 	if (!*out) {
-		btf_set_error(err, errlen, "out of memory");
+		errbuf_printf(err, errlen, "out of memory");
 		goto out;
 	}
 	memcpy(*out, data->d_buf, data->d_size);
@@ -353,7 +342,7 @@ btf_load_elf(const char *path, char *err, size_t errlen)
 	bool ok;
 
 	if (fd < 0) {
-		btf_set_error(err, errlen, "%s: %s", path, strerror(errno));
+		errbuf_printf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	elf_version(EV_CURRENT);
@@ -361,7 +350,7 @@ btf_load_elf(const char *path, char *err, size_t errlen)
 			      &section_size, why, sizeof(why));
 	close(fd);
 	if (!ok) {
-		btf_set_error(err, errlen, "%s: %s", path, why);
+		errbuf_printf(err, errlen, "%s: %s", path, why);
 		return NULL;
 	}
 	return btf_from_owned(section, section_size, NULL, path, err, errlen);
@@ -385,7 +374,7 @@ btf_load_path(const char *path, const struct btf_load_opts *opts,
 	ssize_t n;
 
 	if (fd < 0) {
-		btf_set_error(err, errlen, "%s: %s", path, strerror(errno));
+		errbuf_printf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	n = read(fd, head, sizeof(head));
@@ -408,7 +397,7 @@ btf_load_module(const char *path, struct btf *base, char *err,
 	char why[BTF_ERRLEN];
 
 	if (!base) {
-		btf_set_error(err, errlen, "%s: module BTF needs the vmlinux BTF as its base", path);
+		errbuf_printf(err, errlen, "%s: module BTF needs the vmlinux BTF as its base", path);
 		return NULL;
 	}
 	if (!zfile_read(path, &file, &size, err, errlen))
@@ -416,7 +405,7 @@ btf_load_module(const char *path, struct btf *base, char *err,
 	if (btf_is_raw(file, size))
 		return btf_from_owned(file, size, base, path, err, errlen);
 	if (!btf_elf_section(file, size, &section, &section_size, why, sizeof(why))) {
-		btf_set_error(err, errlen, "%s: %s", path, why);
+		errbuf_printf(err, errlen, "%s: %s", path, why);
 		free(file);
 		return NULL;
 	}

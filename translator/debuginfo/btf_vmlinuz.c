@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE	/* asprintf */
 #include "translator/debuginfo/btf_internal.h"
+#include "translator/debuginfo/errbuf.h"
 #include "translator/debuginfo/cache_dir.h"
 #include "translator/debuginfo/zfile.h"
 
@@ -53,7 +54,7 @@ btf_extract_from_image(const unsigned char *img, size_t size, char **btf_out,
 		free(vmlinux);
 		return ok;
 	}
-	btf_set_error(err, errlen, saw_magic
+	errbuf_printf(err, errlen, saw_magic
 		      ? "the compressed payload does not decompress"
 		      : "no xz, zstd or gzip compressed payload (other compressors are not supported)");
 	return false;
@@ -180,14 +181,14 @@ btf_vmlinuz_uncached(const char *path, char **blob, size_t *blob_size,
 	bool ok;
 
 	if (!btf_read_all(path, &img, &size)) {
-		btf_set_error(err, errlen, "%s: %s", path, strerror(errno));
+		errbuf_printf(err, errlen, "%s: %s", path, strerror(errno));
 		return false;
 	}
 	ok = btf_extract_from_image((unsigned char *)img, size, blob, blob_size,
 				    why, sizeof(why));
 	free(img);
 	if (!ok) {
-		btf_set_error(err, errlen, "%s: %s", path, why);
+		errbuf_printf(err, errlen, "%s: %s", path, why);
 		return false;
 	}
 	return true;
@@ -203,7 +204,7 @@ btf_load_vmlinuz(const char *path, const struct btf_load_opts *opts,
 	struct btf *btf = NULL;
 
 	if (stat(path, &st) != 0) {
-		btf_set_error(err, errlen, "%s: %s", path, strerror(errno));
+		errbuf_printf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	if ((dir = btf_cache_dir(opts)) && (file = btf_cache_file(dir, path)) &&

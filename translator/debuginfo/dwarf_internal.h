@@ -78,8 +78,6 @@ struct dw_file {
 bool dw_build_index(struct dw_file *f, char *err, size_t errlen);
 void *dw_xalloc(size_t size);	/* zeroed; aborts when out of memory */
 char *dw_xstrdup(const char *s);
-void dw_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 bool dw_die_at(struct dw_file *f, uint64_t off, Dwarf_Die *out);
 
 /* dwarf_cache.c: the function index of a big file on disk. */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "translator/debuginfo/dwarf_internal.h"
+#include "translator/debuginfo/errbuf.h"
 
 static struct dw_file **open_files;
 static size_t nopen;
@@ -39,18 +40,6 @@ dw_xstrdup(const char *s)
 	char *p = dw_xalloc(strlen(s) + 1);
 
 	return strcpy(p, s);
-}
-
-void
-dw_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
 }
 
 bool
@@ -82,7 +71,7 @@ dw_open(const char *path, char *err, size_t errlen)
 		if (strcmp(open_files[i]->path, path) == 0)
 			return open_files[i];
 	if (access(path, R_OK) != 0) {
-		dw_err(err, errlen, "cannot read %s: %m", path);
+		errbuf_printf(err, errlen, "cannot read %s: %m", path);
 		return NULL;
 	}
 	f = dw_xalloc(sizeof(*f));
@@ -92,7 +81,7 @@ dw_open(const char *path, char *err, size_t errlen)
 		f->mod = dwfl_report_offline(f->dwfl, path, path, -1);
 	if (!f->mod || dwfl_report_end(f->dwfl, NULL, NULL) != 0 ||
 	    !(f->dw = dwfl_module_getdwarf(f->mod, &f->bias))) {
-		dw_err(err, errlen, "%s: no DWARF debug info (%s)%s", path,
+		errbuf_printf(err, errlen, "%s: no DWARF debug info (%s)%s", path,
 		       dwfl_errmsg(-1),
 		       is_elf_rel(path) ? ": build the module with -g" : "");
 		if (f->dwfl)
@@ -228,7 +217,7 @@ dw_kernel_module(const char *krel, const char *name, char *err, size_t errlen)
 	if (name[0] == '/') {
 		if (access(name, R_OK) == 0)
 			return dw_xstrdup(name);
-		dw_err(err, errlen, "cannot read module %s: %m", name);
+		errbuf_printf(err, errlen, "cannot read module %s: %m", name);
 		return NULL;
 	}
 	snprintf(dir, sizeof(dir), "/usr/lib/debug/lib/modules/%s", krel);
@@ -237,7 +226,7 @@ dw_kernel_module(const char *krel, const char *name, char *err, size_t errlen)
 	snprintf(dir, sizeof(dir), "/lib/modules/%s", krel);
 	if ((p = find_in_tree(dir, name, 8)))
 		return p;
-	dw_err(err, errlen, "module %s: no %s.ko under /usr/lib/debug/lib/modules/%s or /lib/modules/%s (give its path: module(\"/path/%s.ko\"))",
+	errbuf_printf(err, errlen, "module %s: no %s.ko under /usr/lib/debug/lib/modules/%s or /lib/modules/%s (give its path: module(\"/path/%s.ko\"))",
 	       name, name, krel, krel, name);
 	return NULL;
 }
@@ -290,7 +279,7 @@ dw_build_index(struct dw_file *f, char *err, size_t errlen)
 
 		if (dwarf_offdie(f->dw, off + hsize, &cu) &&
 		    dwarf_getfuncs(&cu, index_one, f, 0) < 0) {
-			dw_err(err, errlen, "%s: bad DWARF: %s", f->path,
+			errbuf_printf(err, errlen, "%s: bad DWARF: %s", f->path,
 			       dwarf_errmsg(-1));
 			return false;
 		}

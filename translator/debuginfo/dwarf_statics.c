@@ -21,6 +21,7 @@
 #include <gelf.h>
 
 #include "translator/debuginfo/dwarf_internal.h"
+#include "translator/debuginfo/errbuf.h"
 
 static struct dw_loc
 unavailable(const char *why)
@@ -219,7 +220,7 @@ dw_find_global(struct dw_file *f, const char *name, const char *file,
 	bool have_decl = false;
 
 	if (!f->dw) {
-		dw_err(err, errlen, "%s has no DWARF", f->path);
+		errbuf_printf(err, errlen, "%s has no DWARF", f->path);
 		return -1;
 	}
 	while (dwarf_nextcu(f->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {

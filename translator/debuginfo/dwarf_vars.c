@@ -24,6 +24,7 @@
 #include <dwarf.h>
 
 #include "translator/debuginfo/dwarf_internal.h"
+#include "translator/debuginfo/errbuf.h"
 
 const char *
 dw_x86_64_pt_regs_name(int reg)
@@ -726,7 +727,7 @@ dw_site_vars(struct dw_file *f, const struct dw_site *site,
 			return f->varc[i].nvars;
 		}
 	if (!dw_die_at(f, site->die_off, &die)) {
-		dw_err(err, errlen, "%s: lost the DWARF of %s", f->path,
+		errbuf_printf(err, errlen, "%s: lost the DWARF of %s", f->path,
 		       site->function);
 		return -1;
 	}

@@ -22,19 +22,10 @@
 #include <unistd.h>
 
 #include "translator/debuginfo/cache_dir.h"
+#include "translator/debuginfo/errbuf.h"
 #include "translator/debuginfo/header_types.h"
 
 extern char **environ;
-
-static void
-set_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 /* Characters a header name may hold: what include paths are made of. */
 static bool
@@ -73,12 +64,12 @@ write_source(const char *path, const char *module, char *err, size_t len)
 
 	for (const char *p = module; *p; p += n)
 		if (!(n = header_at(p))) {
-			set_err(err, len, "'%s' is not a list of headers such as \"<sys/un.h>\" or \"<sys/socket.h><netinet/in.h>\"",
+			errbuf_printf(err, len, "'%s' is not a list of headers such as \"<sys/un.h>\" or \"<sys/socket.h><netinet/in.h>\"",
 				module);
 			return false;
 		}
 	if (!(f = fopen(path, "w"))) {
-		set_err(err, len, "cannot write %s: %s", path, strerror(errno));
+		errbuf_printf(err, len, "cannot write %s: %s", path, strerror(errno));
 		return false;
 	}
 	for (const char *p = module; *p; p += n) {
@@ -123,7 +114,7 @@ first_error(const char *log, char *err, size_t len)
 	char line[1024];
 	FILE *f = fopen(log, "r");
 
-	set_err(err, len, "the compiler failed (see %s)", log);
+	errbuf_printf(err, len, "the compiler failed (see %s)", log);
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
@@ -131,7 +122,7 @@ first_error(const char *log, char *err, size_t len)
 		if (!e)
 			continue;
 		line[strcspn(line, "\n")] = '\0';
-		set_err(err, len, "%s", e + 7);
+		errbuf_printf(err, len, "%s", e + 7);
 		break;
 	}
 	fclose(f);
@@ -219,7 +210,7 @@ hdr_types_object(const char *module, char *err, size_t errlen)
 	     dep[4300], log[4300], tobj[4300], tdep[4300];
 
 	if (!object_dir(dir, sizeof(dir))) {
-		set_err(err, errlen, "no directory to compile headers in");
+		errbuf_printf(err, errlen, "no directory to compile headers in");
 		return NULL;
 	}
 	snprintf(key, sizeof(key), "%s\n%s", module, compiler());
@@ -241,7 +232,7 @@ hdr_types_object(const char *module, char *err, size_t errlen)
 	unlink(src);
 	if (rc != 0) {
 		if (rc < 0)
-			set_err(err, errlen, "cannot run %s: %s", compiler(),
+			errbuf_printf(err, errlen, "cannot run %s: %s", compiler(),
 				strerror(errno));
 		else
 			first_error(log, err, errlen);
@@ -250,7 +241,7 @@ hdr_types_object(const char *module, char *err, size_t errlen)
 		return NULL;
 	}
 	if (rename(tdep, dep) != 0 || rename(tobj, obj) != 0) {
-		set_err(err, errlen, "cannot keep %s: %s", obj, strerror(errno));
+		errbuf_printf(err, errlen, "cannot keep %s: %s", obj, strerror(errno));
 		return NULL;
 	}
 	unlink(log);

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE	/* asprintf */
 #include "translator/debuginfo/kernel.h"
+#include "translator/debuginfo/errbuf.h"
 #include "translator/debuginfo/btf.h"
 #include "translator/debuginfo/kallsyms.h"
 #include "translator/debuginfo/tracepoints.h"
@@ -56,22 +57,6 @@ struct kernel_target {
 	struct tracepoints *tracepoints;
 	struct ksym_table *functions;
 };
-
-static void
-kernel_error(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void
-kernel_error(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static char *
 kernel_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -316,12 +301,12 @@ kernel_open_tree(struct kernel_target *kt, const char *tree, char *err,
 	char *uts;
 
 	if (!(kt->build_dir = kernel_keep_dir(strdup(tree)))) {
-		kernel_error(err, errlen, "%s: no such kernel build directory", tree);
+		errbuf_printf(err, errlen, "%s: no such kernel build directory", tree);
 		return false;
 	}
 	uts = kernel_path("%s/include/generated/utsrelease.h", kt->build_dir);
 	if (!kernel_header_define(uts, "UTS_RELEASE", rel, sizeof(rel))) {
-		kernel_error(err, errlen, "%s: not a configured kernel build tree (no include/generated/utsrelease.h)", tree);
+		errbuf_printf(err, errlen, "%s: not a configured kernel build tree (no include/generated/utsrelease.h)", tree);
 		free(uts);
 		return false;
 	}
@@ -411,7 +396,7 @@ kernel_find_files(struct kernel_target *kt, char *err, size_t errlen)
 	if (kt->running || kt->build_dir || kt->image)
 		return true;
 	kernel_list_installed(kt, installed, sizeof(installed));
-	kernel_error(err, errlen, "kernel %s is not installed (no %s/%s/build, no %s/vmlinuz-%s; installed: %s): install linux-headers-%s and linux-image-%s",
+	errbuf_printf(err, errlen, "kernel %s is not installed (no %s/%s/build, no %s/vmlinuz-%s; installed: %s): install linux-headers-%s and linux-image-%s",
 		     rel, kt->paths.modules_dir, rel, kt->paths.boot_dir, rel,
 		     installed, rel, rel);
 	return false;
@@ -425,7 +410,7 @@ kernel_target_open(const char *release, const struct kernel_paths *paths,
 	struct utsname uts;
 
 	if (!kt || uname(&uts) != 0) {
-		kernel_error(err, errlen, "kernel: out of memory");
+		errbuf_printf(err, errlen, "kernel: out of memory");
 		free(kt);
 		return NULL;
 	}
@@ -519,7 +504,7 @@ kernel_require_build_dir(const struct kernel_target *kt, char *err,
 {
 	if (kt->build_dir)
 		return true;
-	kernel_error(err, errlen, "no kernel headers for %s (looked for %s/%s/build): install linux-headers-%s",
+	errbuf_printf(err, errlen, "no kernel headers for %s (looked for %s/%s/build): install linux-headers-%s",
 		     kt->release, kt->paths.modules_dir, kt->release, kt->release);
 	return false;
 }
@@ -591,7 +576,7 @@ kernel_btf(struct kernel_target *kt, char *err, size_t errlen)
 		return kt->btf;
 	if (kt->image)
 		return kt->btf = btf_load_vmlinuz(kt->image, &opts, err, errlen);
-	kernel_error(err, errlen, "no BTF for kernel %s: neither %s nor %s/vmlinuz-%s is readable (install linux-image-%s)",
+	errbuf_printf(err, errlen, "no BTF for kernel %s: neither %s nor %s/vmlinuz-%s is readable (install linux-image-%s)",
 		     kt->release, kt->paths.sysfs_btf, kt->paths.boot_dir,
 		     kt->release, kt->release);
 	return NULL;
@@ -673,7 +658,7 @@ kernel_module_btf_file(struct kernel_target *kt, const char *module,
 	if (!path && kt->running && base == kt->btf && strstr(btf_source(base), "/sys/"))
 		path = kernel_keep_file(kernel_path("/sys/kernel/btf/%s", module));
 	if (!path && !(path = kernel_module_path(kt, module))) {
-		kernel_error(err, errlen, "module %s: not found for kernel %s (not in %s/%s/modules.dep)",
+		errbuf_printf(err, errlen, "module %s: not found for kernel %s (not in %s/%s/modules.dep)",
 			     module, kt->release, kt->paths.modules_dir, kt->release);
 		return NULL;
 	}

@@ -24,6 +24,8 @@ translator_debuginfo_libtapdebuginfo_a_SOURCES = \
 	translator/debuginfo/zfile.c \
 	translator/debuginfo/cache_dir.h \
 	translator/debuginfo/cache_dir.c \
+	translator/debuginfo/errbuf.h \
+	translator/debuginfo/errbuf.c \
 	translator/debuginfo/tracepoints.h \
 	translator/debuginfo/tracepoints.c \
 	translator/debuginfo/kallsyms.h \

@@ -9,6 +9,7 @@
  * file name, print, or exit.
  */
 #include "translator/debuginfo/zfile.h"
+#include "translator/debuginfo/errbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -189,22 +190,6 @@ zfile_decode(const void *in, size_t in_size, size_t limit, char **out,
 	return zbuf_finish(&zb, ok, out, out_size);
 }
 
-static void
-zfile_error(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void
-zfile_error(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* Read until EOF: sysfs and /proc report sizes they do not honour. */
 static bool
 zfile_slurp(int fd, struct zbuf *zb)
@@ -235,7 +220,7 @@ zfile_read(const char *path, char **out, size_t *out_size, char *err,
 	bool ok;
 
 	if (fd < 0 || !zbuf_init(&raw, 1 << 18, ZFILE_MAX)) {
-		zfile_error(err, errlen, "%s: %s", path, strerror(errno));
+		errbuf_printf(err, errlen, "%s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return false;
@@ -244,7 +229,7 @@ zfile_read(const char *path, char **out, size_t *out_size, char *err,
 	ok = zfile_slurp(fd, &raw);
 	close(fd);
 	if (!ok) {
-		zfile_error(err, errlen, "%s: %s", path, strerror(errno));
+		errbuf_printf(err, errlen, "%s: %s", path, strerror(errno));
 		return zbuf_finish(&raw, false, out, out_size);
 	}
 	fmt = zfile_format(raw.buf, raw.len);
@@ -252,7 +237,7 @@ zfile_read(const char *path, char **out, size_t *out_size, char *err,
 		return zbuf_finish(&raw, true, out, out_size);
 	ok = zfile_decode(raw.buf, raw.len, ZFILE_MAX, out, out_size);
 	if (!ok)
-		zfile_error(err, errlen, "%s: corrupt %s data", path,
+		errbuf_printf(err, errlen, "%s: corrupt %s data", path,
 			    zfile_format_name(fmt));
 	free(raw.buf);
 	return ok;
