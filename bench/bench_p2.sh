@@ -18,9 +18,8 @@ if [ ! -x "$TAPC" ]; then
 	exit 1
 fi
 if [ -z "${TAPC_KREL+set}" ]; then
-	TAPC_KREL=$(ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -1)
-	TAPC_KREL=${TAPC_KREL%/build}
-	TAPC_KREL=${TAPC_KREL##*/}
+	TAPC_KREL=$("$(dirname "$0")/../testsuite/vm/find-kernel" 2>/dev/null) ||
+		TAPC_KREL=
 fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
