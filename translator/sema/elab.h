@@ -68,10 +68,10 @@ bool elab_derive_probe(struct elab *e, struct node *probe);
 /* resolve.c: bind names in every probe and pulled-in function. */
 bool resolve_program(struct elab *e);
 /* privilege.c: whether --privilege allows `p`'s probes at concrete
- * `pt` (before p->match); false after reporting it, or quietly for an
- * optional point. */
-bool privilege_allows_point(struct elab *e, const struct provider *p,
-			    struct node *pt);
+ * `pt` (before p->match): 1 if so; 0 to drop it quietly (the user's
+ * point is optional); -1 after reporting it. */
+int privilege_check_point(struct elab *e, const struct provider *p,
+			  struct node *pt);
 /* privilege.c, after resolve_program: the calls, embedded expressions
  * and @casts the probes reach that need more than --privilege. */
 bool privilege_check_program(struct elab *e);

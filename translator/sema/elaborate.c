@@ -290,8 +290,9 @@ expand_by_provider(struct elab *e, struct node *pt)
 		hint_probe_point(e, pt);
 		return -1;
 	}
-	if (!privilege_allows_point(e, p, pt))
-		return e->cur_optional || e->listing ? 0 : -1;
+	int allowed = privilege_check_point(e, p, pt);
+	if (allowed <= 0)
+		return allowed;
 	return p->match(e, pt);
 }
 

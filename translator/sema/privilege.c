@@ -37,22 +37,25 @@
 
 /* ---- probe points ---- */
 
-bool
-privilege_allows_point(struct elab *e, const struct provider *p,
-		       struct node *pt)
+int
+privilege_check_point(struct elab *e, const struct provider *p,
+		      struct node *pt)
 {
 	enum privilege have = privilege_level(e->s->opts.privilege);
 	enum privilege need = provider_privilege(p, pt);
 	struct node *user = e->cur_point ? e->cur_point : pt;
 
 	if (need <= have)
-		return true;
-	if (e->cur_optional || e->listing)
-		return false;
+		return 1;
+	/* The user's own '?' or '!', not e->cur_optional: that is also set
+	 * while a wildcard's expansions are tried, and when all of them are
+	 * refused the error held from the first is what explains it. */
+	if (user->u.point.optional || user->u.point.sufficient || e->listing)
+		return 0;
 	/* One error per point the user wrote, however many aliases and
 	 * wildcard expansions lead to refused points. */
 	if (e->priv_refused == user)
-		return false;
+		return -1;
 	e->priv_refused = user;
 	diag_error(&e->s->diag, user->loc, "E_PRIVILEGE_PROBE",
 		   "probe point '%s' needs --privilege=%s; the script is built for --privilege=%s",
@@ -60,7 +63,7 @@ privilege_allows_point(struct elab *e, const struct provider *p,
 	if (user != pt)
 		diag_note(&e->s->diag, pt->loc, "it expands to '%s' (%s probes)",
 			  pp_to_string(A(e), pt), p->name);
-	return false;
+	return -1;
 }
 
 /* ---- code ---- */
