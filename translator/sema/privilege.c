@@ -10,14 +10,17 @@
  * family (provider.h, `privilege`); elaborate.c asks before the provider
  * matches a point, so a refused kernel.function("pat") is refused
  * without debug information and whatever pat matches.  Optional points
- * ('?') are dropped quietly, as SystemTap does.
+ * ('?', '!') are dropped quietly, as SystemTap does.
  *
  * Code: every builtin (builtins.h) is allowed at every level.  A library
  * function written in embedded C needs stapsys unless its code carries
- * the mark  / * unprivileged * /  (without the spaces; the mark SystemTap's
- * tapsets use too, so their functions brought in with -I keep their
- * meaning): it reads only the current task's identity, clocks or the
- * script's own values.  A script-language function needs the most any
+ * the C comment "unprivileged" (parse_build.c sets
+ * n->u.function.unprivileged; SystemTap's tapsets use the same mark, so
+ * theirs keep their meaning under -I): the tapset author's word that it
+ * reads only the current task's identity, clocks or the script's own
+ * values (a process probe's user memory is not among them: nothing at
+ * run time limits a stapusr module to the user's own processes yet).
+ * A script-language function needs the most any
  * function it calls needs, and stapsys for an embedded expression (%{ %})
  * or an @cast of a kernel type in its body: those read kernel memory.
  * Guru-only functions and constructs are refused by -g's own checks
