@@ -11,6 +11,7 @@ TAPRUN_SOURCES = \
 	loader/module.c \
 	loader/session_lock.c \
 	loader/modinfo.c \
+	loader/privilege.c \
 	loader/ksyms.c \
 	loader/target.c \
 	runtime/linux/tap_protocol.h

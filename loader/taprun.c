@@ -539,7 +539,7 @@ main(int argc, char **argv)
 	if (taprun_parse_args(argc, argv, &o))
 		return 2;
 	if (taprun_module_name(o.module, s.name, sizeof(s.name)) ||
-	    taprun_check_platform())
+	    taprun_check_privilege(o.module) || taprun_check_platform())
 		return 1;
 	s.sigfd = taprun_signals_block();
 	if (s.sigfd < 0)

@@ -1,7 +1,8 @@
 /*
  * taprun.h -- the loader's internal interfaces: module insertion and
  * removal (module.c), the ctl conversation (ctl.c), the relay readers
- * (relay.c), the -c target (target.c), and messages (taprun.c).
+ * (relay.c), the -c target (target.c), who may load a module
+ * (privilege.c), and messages (taprun.c).
  *
  * Internal functions return 0 or a negative errno and have already said
  * what went wrong, in the form "taprun: WHERE: WHAT: WHY".
@@ -44,6 +45,17 @@ int taprun_modinfo_get(const char *path, const char *key, char *out,
 bool taprun_modinfo_has_param(const char *path, const char *name);
 int taprun_modinfo_each(const char *path, const char *prefix,
 			int (*fn)(const char *value, void *ctx), void *ctx);
+
+/* privilege.c */
+/* 1, 2, 3 for "stapusr", "stapsys", "stapdev"; 0 for anything else. */
+int taprun_privilege_rank(const char *level);
+/* The highest rank among the groups of `group_file` (/etc/group's format)
+ * named after a level whose gid is in gids[]; 0 for none. */
+int taprun_privilege_of_groups(const char *group_file, const gid_t *gids,
+			       int ngids);
+/* 0 if the real user may load `module` (by its tap_privilege .modinfo),
+ * else -EPERM, said. */
+int taprun_check_privilege(const char *module);
 
 /* ksyms.c */
 int taprun_ksyms_param(const char *module, char **params);

@@ -7,6 +7,7 @@ include testsuite/unit/options.mk
 include testsuite/unit/diag.mk
 include testsuite/unit/sysfmt.mk
 include testsuite/unit/uprobe.mk
+include testsuite/unit/loader.mk
 
 TESTS += testsuite/unit/check-comment-escape.sh
 EXTRA_DIST += testsuite/unit/check-comment-escape.sh

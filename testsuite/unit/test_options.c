@@ -199,8 +199,7 @@ START_TEST(test_every_value_stored)
 	ck_assert_int_eq(o->target, TARGET_USER);
 	ck_assert_str_eq(o->make_options, "V=1");
 	ck_assert_str_eq(o->compatible, "4.6");
-	ck_assert(o->privilege_set);
-	ck_assert_str_eq(o->privilege, "stapdev");
+	ck_assert_int_eq(o->privilege, PRIV_STAPDEV);
 	ck_assert(o->dump_functions && o->dump_probe_types &&
 		  o->dump_probe_aliases);
 }

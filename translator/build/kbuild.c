@@ -88,6 +88,8 @@ kbuild_cache_key(struct session *s)
 		hash_str(&h, s->opts.defines[i].value);
 	}
 	hash_int(&h, s->opts.guru);
+	/* the module records it (MODULE_INFO tap_privilege) */
+	hash_int(&h, privilege_level(s->opts.privilege));
 	hash_int(&h, s->opts.unoptimized);
 	hash_int(&h, s->opts.target);
 	hash_int(&h, s->opts.buffer_mb);

@@ -591,6 +591,11 @@ cg_head(struct cg *g)
 		cg_line(&g->w, "#define %s %s", o->defines[i].name,
 			o->defines[i].value ? o->defines[i].value : "1");
 	cg_line(&g->w, "#include \"runtime.h\"");
+	/* Who may load the module: taprun checks the groups of the user
+	 * who runs it against this (loader/privilege.c). */
+	if (cg_backend(g) == BACKEND_KMOD)
+		cg_line(&g->w, "MODULE_INFO(tap_privilege, \"%s\");",
+			privilege_name(o->privilege));
 	cg_blank(&g->w);
 	for (i = 0; cg_prelude[i]; i++)
 		fprintf(g->w.out, "%s\n", cg_prelude[i]);

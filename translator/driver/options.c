@@ -438,15 +438,23 @@ opt_compatible(struct parse_state *ps, const char *arg)
 	return true;
 }
 
+const char *
+privilege_name(enum privilege p)
+{
+	switch (privilege_level(p)) {
+	case PRIV_STAPUSR: return "stapusr";
+	case PRIV_STAPSYS: return "stapsys";
+	case PRIV_UNSET: case PRIV_STAPDEV: break;
+	}
+	return "stapdev";
+}
+
 static bool
 opt_privilege(struct parse_state *ps, const char *arg)
 {
-	static const char *const levels[] = { "stapusr", "stapsys", "stapdev" };
-
-	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
-		if (strcmp(arg, levels[i]) == 0) {
-			ps->s->opts.privilege = levels[i];
-			ps->s->opts.privilege_set = true;
+	for (enum privilege p = PRIV_STAPUSR; p <= PRIV_STAPDEV; p++) {
+		if (strcmp(arg, privilege_name(p)) == 0) {
+			ps->s->opts.privilege = p;
 			return true;
 		}
 	}
@@ -551,8 +559,8 @@ check_combinations(struct parse_state *ps)
 		diag_fatal_noloc(d, "-c and -x cannot be used together: -c starts the target process, -x names one that runs already");
 		return false;
 	}
-	if (o->guru && o->privilege_set && strcmp(o->privilege, "stapdev")) {
-		diag_fatal_noloc(d, "-g (guru mode) needs --privilege=stapdev, not --privilege=%s", o->privilege);
+	if (o->guru && privilege_level(o->privilege) != PRIV_STAPDEV) {
+		diag_fatal_noloc(d, "-g (guru mode) needs --privilege=stapdev, not --privilege=%s", privilege_name(o->privilege));
 		return false;
 	}
 	if (!o->script_file && !o->script_text && !o->list_pattern &&
@@ -720,9 +728,9 @@ static const char help_text[] =
 "  -w                    do not print warnings\n"
 "  -W                    treat every warning as an error\n"
 "  --compatible=VER      read the script as SystemTap VER did (default " TAPC_COMPAT_VERSION ")\n"
-"  --privilege=LEVEL     stapusr, stapsys or stapdev for %( %) conditions;\n"
-"                        -g needs stapdev (probes and functions are not\n"
-"                        checked against LEVEL yet)\n"
+"  --privilege=LEVEL     build for users of group stapusr, stapsys or stapdev\n"
+"                        (default): refuse the probes and functions LEVEL\n"
+"                        may not use; -g needs stapdev\n"
 "\n"
 "Passes:\n"
 "  -p NUM                stop after pass NUM (1-5): parse elaborate C build run\n"

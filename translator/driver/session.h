@@ -23,6 +23,27 @@ struct macro_table;
 
 enum target_kind { TARGET_KERNEL, TARGET_USER };
 
+/*
+ * --privilege: who may run the module, ordered from least to most trusted
+ * (SystemTap's groups).  stapusr may probe only what cannot reveal or
+ * change another user's data (begin/end, timers, the user's own
+ * processes); stapsys adds the kernel's probe families but not guru mode;
+ * stapdev may do everything.  PRIV_UNSET (a zeroed field) means stapdev:
+ * the level of a run without --privilege, and what a provider that names
+ * no level needs (sema/privilege.c).
+ */
+enum privilege { PRIV_UNSET, PRIV_STAPUSR, PRIV_STAPSYS, PRIV_STAPDEV };
+
+/* The level `p` stands for: PRIV_UNSET is PRIV_STAPDEV. */
+static inline enum privilege
+privilege_level(enum privilege p)
+{
+	return p == PRIV_UNSET ? PRIV_STAPDEV : p;
+}
+
+/* "stapusr", "stapsys" or "stapdev" (options.c). */
+const char *privilege_name(enum privilege p);
+
 /* One -D NAME[=VALUE]. */
 struct define_opt {
 	const char *name, *value;
@@ -73,8 +94,8 @@ struct options {
 	bool dump_functions;		/* --dump-functions */
 	bool dump_probe_types;		/* --dump-probe-types */
 	bool dump_probe_aliases;	/* --dump-probe-aliases */
-	bool privilege_set;		/* --privilege given */
-	const char *privilege;		/* stapusr | stapsys | stapdev */
+	enum privilege privilege;	/* --privilege; PRIV_UNSET if not
+					 * given (stapdev) */
 };
 
 /* What the preprocessor's %( %) conditions test, and the target's tick

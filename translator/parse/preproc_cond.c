@@ -118,7 +118,7 @@ fact_value(struct cond_parser *cp, const char *name, struct value *v)
 		*v = mkval(V_STRING, 0, f->runtime);
 	else if (strcmp(name, "systemtap_privilege") == 0)
 		*v = mkval(V_STRING, 0,
-			s->opts.privilege ? s->opts.privilege : "stapdev");
+			     privilege_name(s->opts.privilege));
 	else if (strcmp(name, "guru_mode") == 0)
 		*v = mkval(V_NUMBER, s->opts.guru, NULL);
 	else if (strncmp(name, "CONFIG_", 7) == 0)

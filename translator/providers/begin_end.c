@@ -151,6 +151,7 @@ const struct provider provider_begin_end = {
 	.name = "begin/end",
 	.claims = begin_end_claims,
 	.match = begin_end_match,
+	.privilege = PRIV_STAPUSR,	/* the script's own start and end */
 	.shapes = begin_end_shapes,
 	.emit_tables = begin_end_tables,
 	.emit_desc = begin_end_desc,

@@ -696,6 +696,7 @@ const struct provider provider_dwarf = {
 	.name = "dwarf",
 	.claims = dwarf_claims,
 	.match = dwarf_match,
+	.privilege = PRIV_STAPSYS,	/* kernel and module code */
 	.context = dwarf_context,
 	.list_context = dwarf_list,
 	.is_return = kprobe_is_return,

@@ -301,6 +301,7 @@ const struct provider provider_kprobe = {
 	.name = "kprobe",
 	.claims = kprobe_claims,
 	.match = kprobe_match,
+	.privilege = PRIV_STAPSYS,	/* .absolute also needs -g (stapdev) */
 	.context = kprobe_context,
 	.list_context = kprobe_list,
 	.is_return = kprobe_is_return,

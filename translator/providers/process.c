@@ -1057,6 +1057,10 @@ const struct provider provider_process = {
 	.name = "process",
 	.claims = process_claims,
 	.match = process_match,
+	/* SystemTap lets any user probe processes, and its runtime fires
+	 * them only in the user's own: see doc/tapc.1 for what taprun
+	 * enforces of that. */
+	.privilege = PRIV_STAPUSR,
 	.context = process_context,
 	.list_context = process_list,
 	.is_return = process_is_return,

@@ -317,6 +317,7 @@ const struct provider provider_procfs = {
 	.name = "procfs",
 	.claims = procfs_claims,
 	.match = procfs_match,
+	.privilege = PRIV_STAPSYS,	/* a file every user sees */
 	.context = procfs_context,
 	.list_context = procfs_list,
 	.shape_heads = procfs_heads,

@@ -92,6 +92,17 @@ struct provider {
 	/* ---- limits ---- */
 
 	bool kernel_only;		/* --target=user refuses its probes */
+	/*
+	 * The lowest --privilege that may use the family's probes: stapusr
+	 * only for what cannot show or change another user's data, stapsys
+	 * for the kernel's events.  PRIV_UNSET (left out) means stapdev, so
+	 * a new family is refused below stapdev until it says otherwise.
+	 */
+	enum privilege privilege;
+	/* The level for one concrete `point`, when the family's points
+	 * differ (timer.profile samples every task: stapsys); default:
+	 * `privilege`.  Asked before match, so it sees only the point. */
+	enum privilege (*point_privilege)(const struct node *point);
 
 	/* ---- code generation (pass 3) ----
 	 *
@@ -153,6 +164,9 @@ struct ta_access *provider_atvar(struct elab *e, struct derived_probe *dp,
 				 struct node *n);
 const char *provider_untyped_reason(const struct derived_probe *dp);
 bool provider_kernel_only(const struct derived_probe *dp);
+/* The lowest --privilege allowed to use `point`, which `p` claims. */
+enum privilege provider_privilege(const struct provider *p,
+				  const struct node *point);
 void provider_hash_inputs(struct session *s, struct hash *h);
 int provider_guest_files(struct session *s, const char ***out);
 /* Calls fn once per shape of every provider, given as `head` alone (tail

@@ -107,6 +107,14 @@ provider_kernel_only(const struct derived_probe *dp)
 	return dp->provider && dp->provider->kernel_only;
 }
 
+enum privilege
+provider_privilege(const struct provider *p, const struct node *point)
+{
+	if (p->point_privilege)
+		return privilege_level(p->point_privilege(point));
+	return privilege_level(p->privilege);
+}
+
 void
 provider_hash_inputs(struct session *s, struct hash *h)
 {

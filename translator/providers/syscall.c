@@ -313,6 +313,7 @@ const struct provider provider_syscall = {
 	.name = "syscall",
 	.claims = syscall_claims,
 	.match = syscall_match,
+	.privilege = PRIV_STAPSYS,	/* every task's system calls */
 	.context = syscall_context,
 	.list_context = syscall_list,
 	.shapes = syscall_shapes,

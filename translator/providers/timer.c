@@ -229,10 +229,20 @@ static const char *const timer_shapes[] = {
 	NULL,
 };
 
+/* timer.profile samples whatever runs on every CPU, other users' tasks
+ * included: stapsys.  An interval timer fires in no task's name: any
+ * user. */
+static enum privilege
+timer_privilege(const struct node *point)
+{
+	return pp_is(point, 1, "profile") ? PRIV_STAPSYS : PRIV_STAPUSR;
+}
+
 const struct provider provider_timer = {
 	.name = "timer",
 	.claims = timer_claims,
 	.match = timer_match,
+	.point_privilege = timer_privilege,
 	.shapes = timer_shapes,
 	.emit_tables = timer_tables,
 	.emit_desc = timer_desc,

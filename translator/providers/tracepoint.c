@@ -301,6 +301,7 @@ const struct provider provider_tracepoint = {
 	.name = "tracepoint",
 	.claims = tracepoint_claims,
 	.match = tracepoint_match,
+	.privilege = PRIV_STAPSYS,	/* every task's kernel events */
 	.context = tracepoint_context,
 	.list_context = tracepoint_list,
 	.shapes = tracepoint_shapes,

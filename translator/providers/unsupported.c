@@ -55,5 +55,8 @@ unsupported_match(struct elab *e, struct node *point)
 const struct provider provider_unsupported = {
 	.name = "unsupported",
 	.claims = unsupported_claims,
+	/* Nothing is built for these: their "not supported" error tells
+	 * more than a privilege one would. */
+	.privilege = PRIV_STAPUSR,
 	.match = unsupported_match,
 };

@@ -7,8 +7,13 @@
  * name and arity exists: those win) by setting node->u.call.builtin, and
  * types the call from the entry; pass 3 emits its C keyed by the entry's
  * id (codegen_builtin.c); --dump-functions lists them.
+ * Every builtin may be called at every --privilege level (privilege.c
+ * does not look at them): each reads only the current task's identity,
+ * the clock or the script's own values, as SystemTap lets unprivileged
+ * users do.
  * Must not: hold C or anything else about a backend (that is pass 3's);
- * grow builtins that need the kernel (those belong in tapsets).
+ * grow builtins that need the kernel or read another task's data (those
+ * belong in tapsets, where privilege.c sees their mark).
  */
 #ifndef TAPC_SEMA_BUILTINS_H
 #define TAPC_SEMA_BUILTINS_H

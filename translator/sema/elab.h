@@ -9,6 +9,7 @@
 #include "translator/sema/sema.h"
 #include "translator/driver/session.h"
 
+struct provider;
 struct kernel_target;
 struct glob_node;
 
@@ -27,6 +28,9 @@ struct elab {
 	struct node *cur_body;
 	struct node *cur_cond;
 	const char *cur_written;
+	struct node *cur_point;		/* the point as the user wrote it */
+	struct node *priv_refused;	/* the last such point privilege.c
+					 * refused, to report it once */
 	const char *cur_alias;		/* outermost alias name matched */
 	int alias_depth;
 	bool cur_optional;		/* the user's point ends in '?' */
@@ -63,6 +67,14 @@ bool elab_derive_probe(struct elab *e, struct node *probe);
 
 /* resolve.c: bind names in every probe and pulled-in function. */
 bool resolve_program(struct elab *e);
+/* privilege.c: whether --privilege allows `p`'s probes at concrete
+ * `pt` (before p->match): 1 if so; 0 to drop it quietly (the user's
+ * point is optional); -1 after reporting it. */
+int privilege_check_point(struct elab *e, const struct provider *p,
+			  struct node *pt);
+/* privilege.c, after resolve_program: the calls, embedded expressions
+ * and @casts the probes reach that need more than --privilege. */
+bool privilege_check_program(struct elab *e);
 /* checks.c: formats, regexes, arrays changed inside their foreach. */
 bool checks_run(struct elab *e);
 /* types.c: infer and check types. */

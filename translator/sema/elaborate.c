@@ -290,6 +290,9 @@ expand_by_provider(struct elab *e, struct node *pt)
 		hint_probe_point(e, pt);
 		return -1;
 	}
+	int allowed = privilege_check_point(e, p, pt);
+	if (allowed <= 0)
+		return allowed;
 	return p->match(e, pt);
 }
 
@@ -479,6 +482,7 @@ elab_derive_probe(struct elab *e, struct node *probe)
 	for (int i = 0; i < probe->u.probe.points.n; i++) {
 		struct node *pt = probe->u.probe.points.v[i];
 		e->cur_written = pp_to_string(A(e), pt);
+		e->cur_point = pt;
 		e->cur_optional = pt->u.point.optional || pt->u.point.sufficient;
 		e->cur_body = probe->u.probe.body;
 		e->cur_cond = pt->u.point.cond;
@@ -596,7 +600,7 @@ pass_elaborate(struct session *s)
 		optimize_fold_early(e);
 		optimize_pure_statements(e);
 	}
-	if (!resolve_program(e))
+	if (!resolve_program(e) || !privilege_check_program(e))
 		return false;
 	if (!s->opts.unoptimized)
 		optimize_dead_code(e);

@@ -2,7 +2,8 @@
 ## script uses of the tapset library (parsed by pass 1, parse/tapset.h),
 ## probe aliases and wildcards (elaborate.c, point_glob.c),
 ## names (resolve.c), $target variables (resolve_tvar.c, tvar_*.c),
-## types (types.c), the builtin signatures (builtins.c), checks and
+## types (types.c), the builtin signatures (builtins.c), --privilege
+## (privilege.c), checks and
 ## dropping unused code (checks.c, optimize.c), -p2 (sema_print.c).
 ## Entry header: sema.h (pass_elaborate(), struct program); elab.h is
 ## shared with the providers (and the driver's listing.c).  Must not
@@ -19,6 +20,7 @@ translator_libtapc_a_SOURCES += \
 	translator/sema/optimize.c \
 	translator/sema/point_glob.c \
 	translator/sema/point_glob.h \
+	translator/sema/privilege.c \
 	translator/sema/resolve.c \
 	translator/sema/resolve_tvar.c \
 	translator/sema/resolve_tvar.h \
