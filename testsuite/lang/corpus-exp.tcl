@@ -296,6 +296,32 @@ proc glob_end {pattern text} {
 	return -1
 }
 
+# first_match CLAUSES TEXT: {1 END ACTION} for the first clause (kind,
+# pattern, action) whose pattern matches anywhere in TEXT, END the index
+# where the match ends; {0 -1 ""} when none does.
+proc first_match {clauses text} {
+	foreach {kind pattern action} $clauses {
+		switch -- $kind {
+		-re {
+			if {[regexp -indices -- $pattern $text m]} {
+				return [list 1 [lindex $m 1] $action]
+			}
+		}
+		-ex {
+			set at [string first $pattern $text]
+			if {$at >= 0} {
+				return [list 1 [expr {$at + [string length $pattern] - 1}] $action]
+			}
+		}
+		-gl {
+			set end [glob_end $pattern $text]
+			if {$end >= 0} { return [list 1 $end $action] }
+		}
+		}
+	}
+	return [list 0 -1 ""]
+}
+
 proc expect {args} {
 	global spawn_buffer spawn_timed_out
 	# The single-argument form is one braced list; Expect substitutes
@@ -322,29 +348,7 @@ proc expect {args} {
 		}
 	}
 	for {set rounds 0} {$rounds < 100000} {incr rounds} {
-		set matched 0
-		foreach {kind pattern action} $clauses {
-			switch -- $kind {
-			-re {
-				if {[regexp -indices -- $pattern $spawn_buffer m]} {
-					set matched 1
-					set end [lindex $m 1]
-				}
-			}
-			-ex {
-				set at [string first $pattern $spawn_buffer]
-				if {$at >= 0} {
-					set matched 1
-					set end [expr {$at + [string length $pattern] - 1}]
-				}
-			}
-			-gl {
-				set end [glob_end $pattern $spawn_buffer]
-				set matched [expr {$end >= 0}]
-			}
-			}
-			if {$matched} break
-		}
+		lassign [first_match $clauses $spawn_buffer] matched end action
 		if {!$matched} {
 			# nothing matches what is left: the end of the output
 			if {$spawn_timed_out} {
