@@ -1,6 +1,8 @@
-## testsuite/sanitize.mk -- `make check-sanitize`: the unit and language
-## tiers again under AddressSanitizer and UndefinedBehaviorSanitizer, with
-## every finding fatal. A copy of the distributed sources (sanitize/src,
+## testsuite/sanitize.mk -- `make check-sanitize`: the unit, parse, sema
+## and language tiers again under AddressSanitizer and
+## UndefinedBehaviorSanitizer, with every finding fatal.  The parse and
+## sema tiers bring the SystemTap corpus (../shared/corpus beside this
+## source tree, or $TAPC_CORPUS): the copy below has no corpus beside it. A copy of the distributed sources (sanitize/src,
 ## so that it works whether this tree was configured in place or not) is
 ## configured with the sanitizer flags and builds only what those tiers
 ## need (the static loader cannot be built with ASan); the programs the language suite
@@ -18,21 +20,25 @@ check-sanitize:
 	  ./configure --quiet CFLAGS="-g -O1 $(SANITIZE_FLAGS)" \
 	    LDFLAGS="$(SANITIZE_FLAGS)" && \
 	  $(MAKE) $(AM_MAKEFLAGS) $(BUILT_SOURCES) && \
-	  $(MAKE) $(AM_MAKEFLAGS) tapc $(SANITIZE_UNIT) testsuite/lang/check-lang
+	  $(MAKE) $(AM_MAKEFLAGS) tapc $(SANITIZE_UNIT) testsuite/lang/check-lang \
+	    testsuite/parse/check-parse testsuite/sema/check-sema
 	cd sanitize/src && export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1 \
 	  CC="$(CC) $(SANITIZE_FLAGS)" \
-	  TAPC_CACHE_DIR="$(abs_top_builddir)/sanitize/cache"; \
+	  TAPC_CACHE_DIR="$(abs_top_builddir)/sanitize/cache" \
+	  TAPC_CORPUS="$${TAPC_CORPUS:-$(abs_top_srcdir)/../shared/corpus}"; \
 	failed=0; \
 	for t in $(SANITIZE_UNIT); do \
 	  if ./$$t > $$t.sanitize.log 2>&1; then echo "PASS: $$t (sanitized)"; \
 	  else echo "FAIL: $$t (sanitized)"; cat $$t.sanitize.log; failed=1; fi; \
 	done; \
-	if testsuite/lang/check-lang > testsuite/lang/sanitize.log 2>&1; then \
-	  echo "PASS: testsuite/lang (sanitized)"; \
-	else echo "FAIL: testsuite/lang (sanitized)"; \
-	  tail -40 testsuite/lang/sanitize.log; failed=1; fi; \
-	tail -1 testsuite/lang/sanitize.log; \
+	for t in parse sema lang; do \
+	  if testsuite/$$t/check-$$t > testsuite/$$t/sanitize.log 2>&1; then \
+	    echo "PASS: testsuite/$$t (sanitized)"; \
+	  else echo "FAIL: testsuite/$$t (sanitized)"; \
+	    grep -E '^(FAIL|SKIP)' testsuite/$$t/sanitize.log | head -40; failed=1; fi; \
+	  tail -1 testsuite/$$t/sanitize.log; \
+	done; \
 	exit $$failed
 
 clean-local: clean-sanitize

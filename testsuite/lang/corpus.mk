@@ -1,7 +1,10 @@
 ## testsuite/lang/corpus.mk -- SystemTap's run tests from the shared corpus
 ## (systemtap.maps, .printf, .string) on the user target, by
-## testsuite/lang/corpus-run with testsuite/lang/corpus-classes; included
-## from testsuite/lang/local.mk. Skips (77) when the corpus is absent.
+## testsuite/lang/corpus-run, which runs each .exp file under tclsh
+## (testsuite/lang/corpus-exp.tcl) with testsuite/lang/corpus-shim/stap as
+## stap, and testsuite/lang/corpus-classes; included from
+## testsuite/lang/local.mk. Skips (77) when the corpus or tclsh is absent,
+## fails instead under CI=true (testsuite/skip-or-fail).
 
 testsuite/lang/check-corpus: Makefile
 	$(AM_V_GEN)$(MKDIR_P) testsuite/lang && \

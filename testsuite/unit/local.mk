@@ -11,3 +11,8 @@ include testsuite/unit/loader.mk
 
 TESTS += testsuite/unit/check-comment-escape.sh
 EXTRA_DIST += testsuite/unit/check-comment-escape.sh
+
+# The helper every VM tier and the corpus tier ask whether a missing
+# dependency skips (77) or, under CI=true, fails the tier.
+TESTS += testsuite/unit/check-skip-or-fail.sh
+EXTRA_DIST += testsuite/unit/check-skip-or-fail.sh testsuite/skip-or-fail
