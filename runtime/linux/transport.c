@@ -2,7 +2,8 @@
  * transport.c -- debugfs directory tap_<module>/ with per-CPU relay files
  * trace0..N (script output) and the ctl file (messages, tap_protocol.h).
  *
- * Takes: output records from output.c, messages from the rest of the
+ * Takes: output records from output.c (written and read under the
+ * per-CPU lock of relay_sync.c), messages from the rest of the
  * runtime, writes from the loader on ctl.  Produces: relay data, queued
  * messages the loader reads from ctl, calls into module.c for START, EXIT
  * and the loader going away (ctl closed, e.g. taprun was SIGKILLed).
@@ -22,6 +23,7 @@
 #include <linux/module.h>
 #include "compat/compat.h"
 #include "transport.h"
+#include "relay_sync.h"
 #include "context.h"
 
 struct tap_ctl_slot {
@@ -73,7 +75,7 @@ tap_relay_create_buf_file(const char *filename, struct dentry *parent,
 {
 	*is_global = 0;
 	return debugfs_create_file(filename, 0400, parent, buf,
-				   &relay_file_operations);
+				   &tap_relay_fops);
 }
 
 static int
@@ -92,20 +94,20 @@ static TAP_RELAY_CB_CONST struct rchan_callbacks tap_relay_callbacks = {
 void
 tap_transport_write(const void *data, size_t len)
 {
-	if (tap_chan && len)
-		relay_write(tap_chan, data, len);
+	if (tap_chan && len && !tap_relay_write_locked(tap_chan, data, len))
+		atomic64_inc(&tap_lost_records);
 }
 
 /*
- * relay_flush() switches sub-buffers of every CPU from this one, so it is
- * only called when no handler can be writing: after begin probes (nothing
- * armed yet) and after disarming at stop.
+ * Close every CPU's current sub-buffer, so that the loader can read what
+ * is in it: after the begin probes and at stop (relay_sync.c says why not
+ * relay_flush()).
  */
 void
 tap_transport_flush(void)
 {
 	if (tap_chan)
-		relay_flush(tap_chan);
+		tap_relay_flush_locked(tap_chan);
 }
 
 /* Output that never reached the relay buffers (a print larger than the
@@ -467,6 +469,7 @@ tap_transport_init(const char *modname)
 		tap_dir = NULL;
 		goto err;
 	}
+	tap_relay_sync_init();
 	if (__tap_bufsize_mb)
 		tap_n_subbufs = max_t(size_t, 2, (size_t)__tap_bufsize_mb *
 				      (1024 * 1024 / TAP_RELAY_SUBBUF_SIZE));

@@ -48,6 +48,8 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/procfs.out \
 	testsuite/kernel/tests/procfs_other.stp \
 	testsuite/kernel/tests/profile.stp \
+	testsuite/kernel/tests/relayflush.stp \
+	testsuite/kernel/tests/relayflush_check \
 	testsuite/kernel/tests/skip.stp \
 	testsuite/kernel/tests/tapset_inode_path.out \
 	testsuite/kernel/tests/tapset_inode_path.stp \

@@ -1,0 +1,180 @@
+/*
+ * relay_sync.c -- the per-CPU relay lock (see relay_sync.h): locked
+ * writes from handlers, the locked flush, and the trace files' read().
+ *
+ * Takes: records from tap_transport_write() in handler context (interrupts
+ * may be on or off, preemption off), flushes from process context, reads
+ * from the loader.  Produces: the same bytes in the same order as the
+ * kernel's relay_write()/relay_file_read(), never a sub-buffer's unwritten
+ * tail.  Must not: spin on a lock its own CPU holds (a probe that fires
+ * inside a locked section, or an NMI, drops its record, counted as lost),
+ * hold a lock across copy_to_user(), or overwrite unread data (the
+ * channel runs in no-overwrite mode: subbuf_start refuses a full buffer).
+ */
+#include <linux/percpu.h>
+#include <linux/spinlock.h>
+#include <linux/uaccess.h>
+#include "relay_sync.h"
+
+struct tap_relay_cpu {
+	raw_spinlock_t lock;	/* this CPU's rchan_buf positions */
+	unsigned int busy;	/* this CPU is inside a locked section */
+};
+static DEFINE_PER_CPU(struct tap_relay_cpu, tap_relay_cpu);
+
+struct file_operations tap_relay_fops;
+
+/*
+ * Take CPU's lock with interrupts off.  False, with nothing taken, when
+ * this CPU is already inside a locked section: only a probe handler or an
+ * NMI that interrupted it can ask, and spinning would never end.  Process
+ * context (the flush, read()) always gets the lock: a locked section runs
+ * with interrupts off, so no task runs on its CPU until it is left.
+ */
+static bool
+tap_relay_lock(unsigned int cpu, unsigned long *flags)
+{
+	struct tap_relay_cpu *self;
+
+	local_irq_save(*flags);
+	self = this_cpu_ptr(&tap_relay_cpu);
+	if (self->busy) {
+		local_irq_restore(*flags);
+		return false;
+	}
+	self->busy = 1;
+	raw_spin_lock(&per_cpu_ptr(&tap_relay_cpu, cpu)->lock);
+	return true;
+}
+
+static void
+tap_relay_unlock(unsigned int cpu, unsigned long flags)
+{
+	raw_spin_unlock(&per_cpu_ptr(&tap_relay_cpu, cpu)->lock);
+	this_cpu_ptr(&tap_relay_cpu)->busy = 0;
+	local_irq_restore(flags);
+}
+
+/* One record into this CPU's buffer; false when it was dropped here. */
+bool
+tap_relay_write_locked(struct rchan *chan, const void *data, size_t len)
+{
+	unsigned long flags;
+	unsigned int cpu;
+
+	preempt_disable();
+	cpu = smp_processor_id();
+	if (!tap_relay_lock(cpu, &flags)) {
+		preempt_enable();
+		return false;
+	}
+	relay_write(chan, data, len);
+	tap_relay_unlock(cpu, flags);
+	preempt_enable();
+	return true;
+}
+
+/*
+ * Close every CPU's current sub-buffer, as relay_flush() does, each switch
+ * under its CPU's lock.  Process context; a locked section cannot be
+ * interrupted by the readers' wakeup the switch queues (an irq_work; on
+ * PREEMPT_RT a thread, which used to preempt relay_flush() halfway).
+ */
+void
+tap_relay_flush_locked(struct rchan *chan)
+{
+	struct rchan_buf *buf;
+	unsigned long flags;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		buf = *per_cpu_ptr(chan->buf, cpu);
+		if (!buf || !tap_relay_lock(cpu, &flags))
+			continue;
+		relay_switch_subbuf(buf, 0);
+		tap_relay_unlock(cpu, flags);
+	}
+}
+
+/*
+ * Under the lock: where the next unread bytes of BUF start (offset from
+ * buf->start) and how many there are in that sub-buffer; 0 when none.
+ * Sub-buffers before the one being written are complete (their padding is
+ * set); a complete one read to its end is handed back to the writer.
+ * buf->bytes_consumed is how far the oldest unread one has been read.
+ */
+static size_t
+tap_relay_unread(struct rchan_buf *buf, size_t *from)
+{
+	size_t size = buf->chan->subbuf_size, n = buf->chan->n_subbufs;
+	size_t sub, end;
+
+	for (;;) {
+		sub = buf->subbufs_consumed % n;
+		if (buf->subbufs_consumed == buf->subbufs_produced)
+			/* the one being written; offset > size: none is */
+			end = buf->offset <= size ? buf->offset : 0;
+		else
+			end = size - buf->padding[sub];
+		if (end > buf->bytes_consumed)
+			break;
+		if (buf->subbufs_consumed == buf->subbufs_produced)
+			return 0;
+		relay_subbufs_consumed(buf->chan, buf->cpu, 1);
+		buf->bytes_consumed = 0;
+	}
+	*from = sub * size + buf->bytes_consumed;
+	return end - buf->bytes_consumed;
+}
+
+static ssize_t
+tap_relay_read(struct file *filp, char __user *ubuf, size_t count,
+	       loff_t *ppos)
+{
+	struct rchan_buf *buf = filp->private_data;
+	unsigned long flags;
+	size_t from = 0, avail;
+	ssize_t done = 0;
+
+	/* one reader at a time, as relay_file_read() */
+	inode_lock(file_inode(filp));
+	while (count) {
+		if (!tap_relay_lock(buf->cpu, &flags))
+			break;
+		avail = tap_relay_unread(buf, &from);
+		tap_relay_unlock(buf->cpu, flags);
+		if (!avail)
+			break;
+		avail = min(avail, count);
+		/* unlocked: the writer does not touch unread bytes */
+		if (copy_to_user(ubuf + done, buf->start + from, avail)) {
+			if (!done)
+				done = -EFAULT;
+			break;
+		}
+		if (!tap_relay_lock(buf->cpu, &flags))
+			break;
+		buf->bytes_consumed += avail;
+		tap_relay_unlock(buf->cpu, flags);
+		done += avail;
+		count -= avail;
+	}
+	inode_unlock(file_inode(filp));
+	return done;
+}
+
+void
+tap_relay_sync_init(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		raw_spin_lock_init(&per_cpu_ptr(&tap_relay_cpu, cpu)->lock);
+		per_cpu_ptr(&tap_relay_cpu, cpu)->busy = 0;
+	}
+	tap_relay_fops = relay_file_operations;
+	tap_relay_fops.owner = THIS_MODULE;
+	tap_relay_fops.read = tap_relay_read;
+	tap_relay_fops.read_iter = NULL;
+	tap_relay_fops.splice_read = NULL;
+}
