@@ -41,7 +41,6 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/overload.stp \
 	testsuite/kernel/tests/locks.out \
 	testsuite/kernel/tests/lockdepth.stp \
-	testsuite/kernel/tests/lockdepth.out \
 	testsuite/kernel/tests/maxaction.stp \
 	testsuite/kernel/tests/maxnesting.stp \
 	testsuite/kernel/tests/maxskipped.stp \
