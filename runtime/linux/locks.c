@@ -2,7 +2,8 @@
  * locks.c -- ordered try-locks with a bounded wait for script globals (see
  * locks.h).  Takes: the handler's lock table, already in the global order.
  * Produces: all of them held, or none, the handler's output so far dropped
- * and one more skipped probe.
+ * and one more skipped probe.  An aggregate's per-CPU locks are arch
+ * spinlocks, taken without touching the preempt count (locks.h: Depth).
  */
 #include <linux/delay.h>
 #include <linux/cpumask.h>
@@ -18,7 +19,8 @@ tap_lock_percpu_init(struct tap_lock *l)
 	if (!l->cpu)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu)
-		raw_spin_lock_init(&per_cpu_ptr(l->cpu, cpu)->lock);
+		per_cpu_ptr(l->cpu, cpu)->lock =
+			(arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
 	return 0;
 }
 
@@ -42,6 +44,27 @@ tap_lock_try(raw_spinlock_t *l)
 	return false;
 }
 
+/* The same for one CPU's lock of an aggregate; preemption is already off
+ * in a handler, so the lock adds nothing to the preempt count. */
+static bool
+tap_cpu_lock_try(struct tap_cpu_lock *l)
+{
+	int tries;
+
+	for (tries = 0; tries < TAP_MAXTRYLOCK; tries++) {
+		if (arch_spin_trylock(&l->lock))
+			return true;
+		ndelay(TAP_TRYLOCKDELAY_NS);
+	}
+	return false;
+}
+
+static void
+tap_cpu_lock_give(struct tap_cpu_lock *l)
+{
+	arch_spin_unlock(&l->lock);
+}
+
 /* Unlock every CPU's lock of `l` below `upto` (nr_cpu_ids: all). */
 static void
 tap_lock_release_cpus(struct tap_lock *l, int upto)
@@ -51,7 +74,7 @@ tap_lock_release_cpus(struct tap_lock *l, int upto)
 	for_each_possible_cpu(cpu) {
 		if (cpu >= upto)
 			break;
-		raw_spin_unlock(&per_cpu_ptr(l->cpu, cpu)->lock);
+		tap_cpu_lock_give(per_cpu_ptr(l->cpu, cpu));
 	}
 }
 
@@ -70,10 +93,10 @@ tap_lock_take(const struct tap_lock_use *u)
 	switch (tap_lock_mode_of(u)) {
 	case TAP_LOCK_CPU:
 		/* preemption is off in a handler: this CPU stays ours */
-		return tap_lock_try(&this_cpu_ptr(u->lock->cpu)->lock);
+		return tap_cpu_lock_try(this_cpu_ptr(u->lock->cpu));
 	case TAP_LOCK_ALL:
 		for_each_possible_cpu(cpu) {
-			if (!tap_lock_try(&per_cpu_ptr(u->lock->cpu, cpu)->lock)) {
+			if (!tap_cpu_lock_try(per_cpu_ptr(u->lock->cpu, cpu))) {
 				tap_lock_release_cpus(u->lock, cpu);
 				return false;
 			}
@@ -90,7 +113,7 @@ tap_lock_give(const struct tap_lock_use *u)
 {
 	switch (tap_lock_mode_of(u)) {
 	case TAP_LOCK_CPU:
-		raw_spin_unlock(&this_cpu_ptr(u->lock->cpu)->lock);
+		tap_cpu_lock_give(this_cpu_ptr(u->lock->cpu));
 		break;
 	case TAP_LOCK_ALL:
 		tap_lock_release_cpus(u->lock, nr_cpu_ids);

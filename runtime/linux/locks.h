@@ -10,12 +10,35 @@
  * handler that only adds to it with `<<<` takes its own CPU's (TAP_LOCK_CPU)
  * -- no cache line shared with other CPUs, which add into their own slots --
  * and one that reads, iterates or deletes it takes every CPU's in CPU order
- * (TAP_LOCK_ALL), so that no add runs while it merges.
+ * (TAP_LOCK_ALL), so that no add runs while it merges: the reader sees every
+ * CPU's part frozen for the whole handler, as SystemTap's write lock gives
+ * (two reads of one aggregate in a handler agree).
+ *
+ * Order (deadlock freedom): a handler takes the locks of its globals in the
+ * program's global order, an aggregate's CPUs in ascending CPU order, all
+ * at once before its first access to a global and none later (merging
+ * takes no lock); every attempt is a try-lock with a bounded wait, so two
+ * handlers that each hold what the other wants wait at most TAP_MAXTRYLOCK
+ * attempts -- one of them gives up and is skipped -- and a handler that
+ * holds its locks never waits for another lock.
+ *
+ * Depth: TAP_LOCK_ALL holds one lock per possible CPU at once, 288 or more
+ * on some machines.  Those are arch spinlocks (arch_spinlock_t), as the
+ * kernel's former lglock held its per-CPU locks: taking one adds nothing
+ * to the preempt count (whose nesting field is 8 bits: 256 raw spinlocks
+ * overflowed it into the softirq bits) nor to lockdep's held-lock stack
+ * (48 deep).  That is safe because a handler already runs with preemption
+ * off (tap_context_enter) and releases everything before its end.  The
+ * ordinary globals' locks stay raw spinlocks, one per global, visible to
+ * lockdep: a handler's lock depth grows with the ordinary globals it
+ * touches, never with the CPUs.  The per-CPU locks are not checked by
+ * lockdep; their order is the one above.
  *
  * A handler never nests on its CPU (the reentrancy guard), so a lock is
- * never retaken by an interrupt on the CPU that holds it.  The locks are
- * raw spinlocks: handlers run in hard irq context, also on PREEMPT_RT.
- * Must not: block, or be held past the handler's end.
+ * never retaken by an interrupt on the CPU that holds it.  The locks spin:
+ * handlers run in hard irq context, also on PREEMPT_RT.
+ * Must not: block, be held past the handler's end, or be taken outside a
+ * handler (preemption must be off while an arch spinlock is held).
  */
 #ifndef TAP_LINUX_LOCKS_H
 #define TAP_LINUX_LOCKS_H
@@ -33,7 +56,7 @@
 struct tap_context;
 
 struct tap_cpu_lock {
-	raw_spinlock_t lock;
+	arch_spinlock_t lock;	/* not counted on the preempt count: above */
 };
 
 struct tap_lock {

@@ -1,5 +1,6 @@
 ## testsuite/kernel/local.mk -- the kernel tier (testsuite/kernel/run):
-## the tapsets and examples built as modules and run in ONE VM boot.
+## the tapsets and examples built as modules and run in ONE VM boot, plus
+## a short second boot with 288 possible CPUs (manycpus.vmtest).
 ## `make check-kernel` runs it alone; `make check` runs it as
 ## testsuite/kernel/kernel.test, skipped (77) without qemu or kernel
 ## headers.  About 50 s of boot for 37 tests plus the module builds
@@ -9,6 +10,7 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/run \
 	testsuite/kernel/check \
 	testsuite/kernel/kernel.vmtest \
+	testsuite/kernel/manycpus.vmtest \
 	testsuite/kernel/kworkload.c \
 	testsuite/kernel/procfs-work.sh \
 	testsuite/kernel/tests/argstr.stp \
@@ -38,6 +40,7 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/locks.stp \
 	testsuite/kernel/tests/overload.stp \
 	testsuite/kernel/tests/locks.out \
+	testsuite/kernel/tests/lockdepth.stp \
 	testsuite/kernel/tests/maxaction.stp \
 	testsuite/kernel/tests/maxnesting.stp \
 	testsuite/kernel/tests/maxskipped.stp \

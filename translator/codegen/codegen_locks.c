@@ -17,6 +17,14 @@
  * the other syscalls. A handler that cannot get its locks is skipped: the
  * platform counts it and drops the output it made so far. The locks are
  * released at the handler's end.
+ *
+ * Order: the table lists globals in program order, so every handler takes
+ * them in the same order, and the platform takes an aggregate's CPUs in
+ * ascending order (TAP_LOCK_ALL); all attempts are bounded try-locks, so
+ * a crossing of two handlers ends in a skip, never a deadlock. How many
+ * locks a handler holds at once, and what that costs the kernel (the
+ * per-CPU locks do not count on the preempt count or lockdep), is
+ * runtime/linux/locks.h's concern.
  * Must not: be consulted outside a handler body (functions are generated
  * with no lock state; their globals count toward their callers').
  */
