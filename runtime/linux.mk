@@ -32,6 +32,8 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/probes_uprobe.c \
 	runtime/linux/uprobe_entry.c \
 	runtime/linux/probes_uproc.c \
+	runtime/linux/uret.h \
+	runtime/linux/uret.c \
 	runtime/linux/ustack.h \
 	runtime/linux/ustack.c \
 	runtime/linux/compat/compat_uprobe.h \

@@ -15,6 +15,7 @@
 #include "probes_kprobe.c"
 #include "mmlock.c"
 #include "umaps.c"
+#include "uret.c"
 #include "probes_uprobe.c"
 #include "ustack.c"
 #include "regex.c"
