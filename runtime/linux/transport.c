@@ -38,6 +38,8 @@ static struct dentry *tap_dir;
 static struct rchan *tap_chan;
 static size_t tap_n_subbufs = TAP_RELAY_N_SUBBUFS;
 static atomic64_t tap_lost_records = ATOMIC64_INIT(0);
+/* relay_flush() is running: its sub-buffer switches carry no record */
+static bool tap_flushing;
 
 static struct tap_ctl_slot *tap_ctl_ring;	/* TAP_CTL_SLOTS slots */
 static unsigned int tap_ctl_head, tap_ctl_tail;	/* producer, consumer */
@@ -59,9 +61,11 @@ static int
 tap_relay_subbuf_start(struct rchan_buf *buf, void *subbuf, void *prev_subbuf,
 		       size_t prev_padding)
 {
-	/* No overwrite: a full buffer drops the record and counts it. */
+	/* No overwrite: a full buffer drops the record and counts it.  A
+	 * flush's switch is refused too, but it loses nothing. */
 	if (relay_buf_full(buf)) {
-		atomic64_inc(&tap_lost_records);
+		if (!READ_ONCE(tap_flushing))
+			atomic64_inc(&tap_lost_records);
 		return 0;
 	}
 	return 1;
@@ -104,8 +108,11 @@ tap_transport_write(const void *data, size_t len)
 void
 tap_transport_flush(void)
 {
-	if (tap_chan)
-		relay_flush(tap_chan);
+	if (!tap_chan)
+		return;
+	WRITE_ONCE(tap_flushing, true);
+	relay_flush(tap_chan);
+	WRITE_ONCE(tap_flushing, false);
 }
 
 /* Output that never reached the relay buffers (a print larger than the
