@@ -11,6 +11,9 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/kernel.vmtest \
 	testsuite/kernel/kworkload.c \
 	testsuite/kernel/procfs-work.sh \
+	testsuite/kernel/cpuonline-work.sh \
+	testsuite/kernel/tests/cpuonline.stp \
+	testsuite/kernel/tests/lostcount.stp \
 	testsuite/kernel/tests/argstr.stp \
 	testsuite/kernel/tests/backtrace.stp \
 	testsuite/kernel/tests/btf_autocast.out \
