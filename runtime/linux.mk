@@ -27,6 +27,8 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/probes_kprobe.c \
 	runtime/linux/mmlock.h \
 	runtime/linux/mmlock.c \
+	runtime/linux/dpath.h \
+	runtime/linux/dpath.c \
 	runtime/linux/umaps.c \
 	runtime/linux/probes_uprobe.h \
 	runtime/linux/probes_uprobe.c \

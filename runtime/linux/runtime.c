@@ -14,6 +14,7 @@
 #include "probes_tracepoint.c"
 #include "probes_kprobe.c"
 #include "mmlock.c"
+#include "dpath.c"
 #include "umaps.c"
 #include "uret.c"
 #include "probes_uprobe.c"

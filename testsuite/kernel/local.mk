@@ -12,6 +12,9 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/kworkload.c \
 	testsuite/kernel/procfs-work.sh \
 	testsuite/kernel/cpuonline-work.sh \
+	testsuite/kernel/dpath-work.sh \
+	testsuite/kernel/tests/dpath.stp \
+	testsuite/kernel/tests/dpath.out \
 	testsuite/kernel/tests/cpuonline.stp \
 	testsuite/kernel/tests/lostcount.stp \
 	testsuite/kernel/tests/argstr.stp \
