@@ -183,7 +183,7 @@ taprun_relay_open(struct taprun_relay *r, const char *name,
 				    .own_out = bulk || outfile };
 	ret = taprun_relay_room(r, taprun_possible_cpus() - 1);
 	if (ret)
-		return ret;
+		goto err;
 	if (outfile && !bulk) {
 		r->main_out = open(outfile, O_WRONLY | O_CREAT | O_TRUNC |
 				   O_CLOEXEC, 0644);
