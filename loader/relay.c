@@ -4,7 +4,10 @@
  * stdout, -o FILE, or with -b one file per CPU (FILE_<cpu>).
  *
  * Takes: the module name and output options.  Produces: every byte the
- * module's handlers committed, in per-CPU order.  A relay read returns 0
+ * module's handlers committed, in per-CPU order, from every CPU there is
+ * a file for: as many as are possible (no fixed limit), and those that
+ * come online during the session (taprun_relay_scan, called again by
+ * the session loop).  A relay read returns 0
  * when nothing is pending (it never blocks), so the session loop calls
  * taprun_relay_read_all() on every poll wakeup and timeout.
  * Must not: reorder bytes within one CPU's stream, or split a record: the
@@ -39,18 +42,70 @@ taprun_write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+/* The possible CPUs: one past the highest in /sys/devices/system/cpu/
+ * possible ("0-3", "0,2-5"); relay makes trace<cpu> for each that comes
+ * online.  The configured count when that file cannot be read. */
 static int
-taprun_relay_open_out(struct taprun_relay *r, int cpu, const char *outfile,
-		      bool bulk)
+taprun_possible_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
+	int lo, hi, n = 0;
+	char sep;
+
+	if (f) {
+		while (fscanf(f, "%d", &lo) == 1) {
+			hi = lo;
+			if (fscanf(f, "%c", &sep) == 1 && sep == '-' &&
+			    fscanf(f, "%d%c", &hi, &sep) < 1)
+				break;
+			if (hi + 1 > n)
+				n = hi + 1;
+			if (sep != ',')
+				break;
+		}
+		fclose(f);
+	}
+	if (n <= 0)
+		n = (int)sysconf(_SC_NPROCESSORS_CONF);
+	return n > 0 ? n : 1;
+}
+
+/* Room for trace<cpu>: fd[] and out[] grow to cover it. */
+static int
+taprun_relay_room(struct taprun_relay *r, int cpu)
+{
+	int cap = r->cap, i, *fd, *out;
+
+	if (cpu < r->cap)
+		return 0;
+	while (cap <= cpu)
+		cap = cap ? cap * 2 : 1;
+	fd = realloc(r->fd, cap * sizeof(*fd));
+	if (fd)
+		r->fd = fd;
+	out = fd ? realloc(r->out, cap * sizeof(*out)) : NULL;
+	if (!out) {
+		taprun_err("relay: no memory for %d CPUs", cap);
+		return -ENOMEM;
+	}
+	r->out = out;
+	for (i = r->cap; i < cap; i++)
+		r->fd[i] = r->out[i] = -1;
+	r->cap = cap;
+	return 0;
+}
+
+static int
+taprun_relay_open_out(struct taprun_relay *r, int cpu)
 {
 	char path[4096];
 	int fd;
 
-	if (!bulk) {
-		r->out[cpu] = r->out[0];
+	if (!r->bulk) {
+		r->out[cpu] = r->main_out;
 		return 0;
 	}
-	snprintf(path, sizeof(path), "%s_%d", outfile ? outfile : "tap_out",
+	snprintf(path, sizeof(path), "%s_%d", r->outfile ? r->outfile : "tap_out",
 		 cpu);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
@@ -63,13 +118,15 @@ taprun_relay_open_out(struct taprun_relay *r, int cpu, const char *outfile,
 }
 
 static int
-taprun_relay_open_one(struct taprun_relay *r, const char *dir, int cpu,
-		      const char *outfile, bool bulk)
+taprun_relay_open_one(struct taprun_relay *r, int cpu)
 {
 	char path[512];
 	int err;
 
-	snprintf(path, sizeof(path), "%s/trace%d", dir, cpu);
+	err = taprun_relay_room(r, cpu);
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/trace%d", r->dir, cpu);
 	r->fd[cpu] = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (r->fd[cpu] < 0) {
 		err = errno;
@@ -79,56 +136,71 @@ taprun_relay_open_one(struct taprun_relay *r, const char *dir, int cpu,
 	}
 	if (cpu + 1 > r->nfiles)
 		r->nfiles = cpu + 1;
-	return taprun_relay_open_out(r, cpu, outfile, bulk);
+	r->generation++;
+	taprun_verbose("relay: reading trace%d", cpu);
+	return taprun_relay_open_out(r, cpu);
+}
+
+/*
+ * Open the trace files not open yet: all of them at the start, and then
+ * those of CPUs that came online since (relay makes a CPU's file when it
+ * first comes up; it stays when the CPU goes down).  Files opened, or a
+ * negative errno.
+ */
+int
+taprun_relay_scan(struct taprun_relay *r)
+{
+	struct dirent *e;
+	int cpu, opened = 0, ret = 0;
+	DIR *d = opendir(r->dir);
+
+	if (!d) {
+		ret = -errno;
+		taprun_err("relay: cannot list %s: %s", r->dir, strerror(errno));
+		return ret;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (sscanf(e->d_name, "trace%d", &cpu) != 1 || cpu < 0 ||
+		    (cpu < r->nfiles && r->fd[cpu] >= 0))
+			continue;
+		ret = taprun_relay_open_one(r, cpu);
+		if (ret)
+			break;
+		opened++;
+	}
+	closedir(d);
+	return ret ? ret : opened;
 }
 
 int
 taprun_relay_open(struct taprun_relay *r, const char *name,
 		  const char *outfile, bool bulk)
 {
-	char dir[256];
-	struct dirent *e;
-	DIR *d;
-	int i, cpu, ret = 0;
+	int ret;
 
-	for (i = 0; i < TAPRUN_MAX_CPUS; i++)
-		r->fd[i] = r->out[i] = -1;
-	r->nfiles = 0;
-	r->bytes = 0;
-	r->broken = false;
-	r->own_out = bulk || outfile;
-	r->out[0] = STDOUT_FILENO;
+	*r = (struct taprun_relay){ .main_out = STDOUT_FILENO,
+				    .outfile = outfile, .bulk = bulk,
+				    .own_out = bulk || outfile };
+	ret = taprun_relay_room(r, taprun_possible_cpus() - 1);
+	if (ret)
+		goto err;
 	if (outfile && !bulk) {
-		r->out[0] = open(outfile, O_WRONLY | O_CREAT | O_TRUNC |
-				 O_CLOEXEC, 0644);
-		if (r->out[0] < 0) {
+		r->main_out = open(outfile, O_WRONLY | O_CREAT | O_TRUNC |
+				   O_CLOEXEC, 0644);
+		if (r->main_out < 0) {
 			ret = -errno;
 			taprun_err("output: cannot create %s: %s", outfile,
 				   strerror(errno));
-			return ret;
+			goto err;
 		}
 	}
-	snprintf(dir, sizeof(dir), "%s/tap_%s", TAPRUN_DEBUGFS, name);
-	d = opendir(dir);
-	if (!d) {
-		ret = -errno;
-		taprun_err("relay: cannot list %s: %s", dir, strerror(errno));
-		goto err;
-	}
-	while ((e = readdir(d)) != NULL) {
-		if (sscanf(e->d_name, "trace%d", &cpu) != 1 || cpu < 0 ||
-		    cpu >= TAPRUN_MAX_CPUS)
-			continue;
-		ret = taprun_relay_open_one(r, dir, cpu, outfile, bulk);
-		if (ret)
-			break;
-	}
-	closedir(d);
-	if (!ret && r->nfiles == 0) {
-		taprun_err("relay: no trace files in %s", dir);
+	snprintf(r->dir, sizeof(r->dir), "%s/tap_%s", TAPRUN_DEBUGFS, name);
+	ret = taprun_relay_scan(r);
+	if (ret == 0) {
+		taprun_err("relay: no trace files in %s", r->dir);
 		ret = -ENOENT;
 	}
-	if (!ret)
+	if (ret > 0)
 		return 0;
 err:
 	taprun_relay_close(r);
@@ -143,13 +215,16 @@ taprun_relay_close(struct taprun_relay *r)
 	for (i = 0; i < r->nfiles; i++) {
 		if (r->fd[i] >= 0)
 			close(r->fd[i]);
-		if (r->own_out && r->out[i] >= 0 && (i == 0 || r->out[i] != r->out[0]))
+		if (r->bulk && r->out[i] >= 0)
 			close(r->out[i]);
-		r->fd[i] = r->out[i] = -1;
 	}
-	if (r->nfiles == 0 && r->own_out && r->out[0] >= 0)
-		close(r->out[0]);
-	r->nfiles = 0;
+	if (r->own_out && !r->bulk && r->main_out >= 0)
+		close(r->main_out);
+	free(r->fd);
+	free(r->out);
+	r->fd = r->out = NULL;
+	r->nfiles = r->cap = 0;
+	r->main_out = -1;
 }
 
 /*
@@ -163,6 +238,8 @@ taprun_relay_read_dry(struct taprun_relay *r)
 {
 	int n, total = 0;
 
+	/* a CPU that came up since the last scan may hold the last words */
+	taprun_relay_scan(r);
 	while ((n = taprun_relay_read_all(r)) > 0)
 		total += n;
 	return n < 0 ? n : total;

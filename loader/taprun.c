@@ -31,6 +31,7 @@
 #include "loader/taprun.h"
 
 #define TAPRUN_POLL_MS		100	/* relay poll only wakes on full buffers */
+#define TAPRUN_RESCAN_MS	1000	/* how soon a new CPU's file is read */
 #define TAPRUN_STOP_GRACE_MS	30000	/* how long a stopping module may take */
 
 int taprun_verbosity;
@@ -399,25 +400,59 @@ taprun_poll_timeout(const struct taprun_session *s)
 	return t < 0 ? 0 : (int)t;
 }
 
-/* The session loop: until STOPPED, or the module stops answering. */
-static int
-taprun_loop(struct taprun_session *s)
+/* The poll set: ctl, signals, and every relay file open so far.  Grows
+ * with the relay's files (CPUs coming online); NULL when out of memory. */
+static struct pollfd *
+taprun_poll_set(const struct taprun_session *s, struct pollfd *p, int *n)
 {
-	static struct pollfd p[2 + TAPRUN_MAX_CPUS];
-	struct taprun_msg m;
-	int ret, i, n = 2;
+	struct pollfd *grown = realloc(p, (2 + s->relay.nfiles) * sizeof(*p));
+	int i;
 
+	if (!grown) {
+		free(p);
+		taprun_err("poll: no memory for %d files", 2 + s->relay.nfiles);
+		return NULL;
+	}
+	p = grown;
 	p[0] = (struct pollfd){ .fd = s->ctl.fd, .events = POLLIN };
 	p[1] = (struct pollfd){ .fd = s->sigfd, .events = POLLIN };
+	*n = 2;
 	/* Relay files wake us on full sub-buffers; the timeout covers the
 	 * partly filled ones. */
 	for (i = 0; i < s->relay.nfiles; i++)
 		if (s->relay.fd[i] >= 0)
-			p[n++] = (struct pollfd){ .fd = s->relay.fd[i], .events = POLLIN };
+			p[(*n)++] = (struct pollfd){ .fd = s->relay.fd[i],
+						     .events = POLLIN };
+	return p;
+}
+
+/* The session loop: until STOPPED, or the module stops answering. */
+static int
+taprun_loop(struct taprun_session *s)
+{
+	struct pollfd *p = NULL;
+	struct taprun_msg m;
+	long long next_scan = 0;
+	unsigned int generation = s->relay.generation - 1;
+	int ret = 0, n = 0;
+
 	while (!s->stopped) {
+		/* a CPU brought online makes its trace file then */
+		if (taprun_now_ms() >= next_scan) {
+			taprun_relay_scan(&s->relay);
+			next_scan = taprun_now_ms() + TAPRUN_RESCAN_MS;
+		}
+		if (generation != s->relay.generation) {
+			p = taprun_poll_set(s, p, &n);
+			if (!p)
+				return -ENOMEM;
+			generation = s->relay.generation;
+		}
 		ret = poll(p, n, taprun_poll_timeout(s));
-		if (ret < 0 && errno != EINTR)
-			return -errno;
+		if (ret < 0 && errno != EINTR) {
+			ret = -errno;
+			goto out;
+		}
 		ret = taprun_relay_read_all(&s->relay);
 		if (ret < 0) {
 			if (ret != -EPIPE)
@@ -430,7 +465,7 @@ taprun_loop(struct taprun_session *s)
 		ret = taprun_ctl_fill(&s->ctl);
 		if (ret) {
 			taprun_err("ctl: module %s went away", s->name);
-			return ret;
+			goto out;
 		}
 		while (!s->stopped && taprun_ctl_next(&s->ctl, &m))
 			taprun_handle_msg(s, &m);
@@ -438,11 +473,15 @@ taprun_loop(struct taprun_session *s)
 			taprun_request_exit(s, "-T time is up");
 		if (s->exit_sent && taprun_now_ms() >= s->stop_deadline_ms) {
 			taprun_err("module %s did not stop; unloading it anyway", s->name);
-			return -ETIMEDOUT;
+			ret = -ETIMEDOUT;
+			goto out;
 		}
 	}
 	taprun_relay_read_dry(&s->relay);
-	return 0;
+	ret = 0;
+out:
+	free(p);
+	return ret;
 }
 
 /* A refused START leaves its reasons as ERROR messages: show them. */

@@ -16,7 +16,6 @@
 #include "runtime/linux/tap_protocol.h"
 
 #define TAPRUN_DEBUGFS		"/sys/kernel/debug"
-#define TAPRUN_MAX_CPUS		1024
 
 __attribute__((format(printf, 1, 2))) void taprun_err(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void taprun_verbose(const char *fmt, ...);
@@ -78,17 +77,24 @@ int taprun_ctl_fill(struct taprun_ctl *ctl);
 bool taprun_ctl_next(struct taprun_ctl *ctl, struct taprun_msg *msg);
 int taprun_ctl_hello(struct taprun_ctl *ctl, const char *name);
 
-/* relay.c */
+/* relay.c: one file per CPU, trace<cpu>; arrays indexed by CPU */
 struct taprun_relay {
-	int nfiles;
-	int fd[TAPRUN_MAX_CPUS];	/* trace<cpu>, -1 when absent */
-	int out[TAPRUN_MAX_CPUS];	/* where each one's data goes */
-	bool own_out;			/* out[] are files we opened */
+	int nfiles;			/* highest CPU with an open file + 1 */
+	int cap;			/* entries in fd[] and out[] */
+	int *fd;			/* trace<cpu>, -1 when absent */
+	int *out;			/* where each one's data goes */
+	int main_out;			/* stdout or -o FILE (not -b) */
+	const char *outfile;		/* -o FILE, or NULL */
+	bool bulk;			/* -b: FILE_<cpu> per CPU */
+	bool own_out;			/* out[]/main_out are files we opened */
 	bool broken;			/* output failed: read and discard */
+	unsigned int generation;	/* bumped when a file is opened */
 	unsigned long long bytes;
+	char dir[256];			/* debugfs tap_<module> */
 };
 int taprun_relay_open(struct taprun_relay *r, const char *name,
 		      const char *outfile, bool bulk);
+int taprun_relay_scan(struct taprun_relay *r);
 void taprun_relay_close(struct taprun_relay *r);
 int taprun_relay_read_all(struct taprun_relay *r);
 int taprun_relay_read_dry(struct taprun_relay *r);

@@ -29,11 +29,15 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/probes_kprobe.c \
 	runtime/linux/mmlock.h \
 	runtime/linux/mmlock.c \
+	runtime/linux/dpath.h \
+	runtime/linux/dpath.c \
 	runtime/linux/umaps.c \
 	runtime/linux/probes_uprobe.h \
 	runtime/linux/probes_uprobe.c \
 	runtime/linux/uprobe_entry.c \
 	runtime/linux/probes_uproc.c \
+	runtime/linux/uret.h \
+	runtime/linux/uret.c \
 	runtime/linux/ustack.h \
 	runtime/linux/ustack.c \
 	runtime/linux/compat/compat_uprobe.h \

@@ -79,11 +79,23 @@ tap_context_enter(const struct tap_probe *probe, int want_state)
 {
 	struct tap_context *c;
 
-	if (atomic_read(&tap_session_state) != want_state || !tap_contexts)
-		return NULL;
 	/* Some callers are preemptible (begin/end; syscall tracepoints on
 	 * newer kernels): the context belongs to this CPU until exit. */
 	preempt_disable();
+	/*
+	 * The state is read only now, with preemption off.  The stop path
+	 * (module.c) sets STOPPING, disarms, then synchronize_rcu() waits
+	 * for every preemption-disabled section that had begun.  Read
+	 * before preempt_disable(), a preemptible caller could see RUNNING,
+	 * be preempted through that whole grace period, and run its
+	 * handler after the end probes, during teardown.  Read here, either
+	 * this section began before the grace period (stop waits for it) or
+	 * after it, and then it sees STOPPING.
+	 */
+	if (atomic_read(&tap_session_state) != want_state || !tap_contexts) {
+		preempt_enable();
+		return NULL;
+	}
 	c = tap_contexts[smp_processor_id()];
 	if (atomic_inc_return(&c->busy) != 1) {
 		/* This CPU is already in a handler (an interrupt or a

@@ -19,6 +19,7 @@
 #include <linux/string.h>
 #include "compat/compat.h"
 #include "context.h"
+#include "dpath.h"
 #include "output.h"
 #include "probes.h"
 #include "probes_uprobe.h"
@@ -337,6 +338,7 @@ tap_module_init(void)
 		return ret;
 	}
 	tap_mm_lock_init();
+	tap_dpath_init();
 	ret = tap_contexts_alloc(tap_module.locals_size);
 	if (ret)
 		return ret;

@@ -29,6 +29,7 @@
 #include "probes.h"
 #include "probes_uprobe.h"
 #include "transport.h"
+#include "uret.h"
 
 /* A tentative definition: the generated module's own (earlier in the same
  * translation unit) wins; a hand-written module without one gets empty
@@ -142,16 +143,13 @@ tap_uprobe_entry_handler(TAP_UPROBE_HANDLER_ARGS)
 						  entry_uc);
 	unsigned long pc = instruction_pointer(regs);
 	unsigned long bias = pc - u->entry_vaddr;
-#if defined(TAPCONF_UPROBE_RETURN_INSTANCES) && defined(CONFIG_UPROBES)
-	struct return_instance *ri = current->utask ?
-		current->utask->return_instances : NULL;
+	struct tap_uret ri;
 
 	if (u->pid && current->tgid != u->pid)
 		return 0;
 	tap_uproc_begin_pending();
-	if (ri && ri->func == u->vaddr + bias)
-		tap_uprobe_save_entry(u, regs, ri->stack, pc, bias);
-#endif
+	if (tap_uret_newest(&ri) && ri.func == u->vaddr + bias)
+		tap_uprobe_save_entry(u, regs, ri.slot, pc, bias);
 	return 0;
 }
 

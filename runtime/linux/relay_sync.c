@@ -19,6 +19,7 @@
 struct tap_relay_cpu {
 	raw_spinlock_t lock;	/* this CPU's rchan_buf positions */
 	unsigned int busy;	/* this CPU is inside a locked section */
+	bool flushing;		/* the holder is the flush, not a writer */
 };
 static DEFINE_PER_CPU(struct tap_relay_cpu, tap_relay_cpu);
 
@@ -91,9 +92,23 @@ tap_relay_flush_locked(struct rchan *chan)
 		buf = *per_cpu_ptr(chan->buf, cpu);
 		if (!buf || !tap_relay_lock(cpu, &flags))
 			continue;
+		per_cpu_ptr(&tap_relay_cpu, cpu)->flushing = true;
 		relay_switch_subbuf(buf, 0);
+		per_cpu_ptr(&tap_relay_cpu, cpu)->flushing = false;
 		tap_relay_unlock(cpu, flags);
 	}
+}
+
+/*
+ * Whether CPU's sub-buffer switch in progress is the flush's (which carries
+ * no record, so a refusal loses nothing) rather than a writer's.  Called
+ * from the subbuf_start callback, under that CPU's lock, so exact: a
+ * writer elsewhere never sees the flush's flag.
+ */
+bool
+tap_relay_flushing(unsigned int cpu)
+{
+	return per_cpu_ptr(&tap_relay_cpu, cpu)->flushing;
 }
 
 /*

@@ -18,6 +18,7 @@
 void tap_relay_sync_init(void);
 bool tap_relay_write_locked(struct rchan *chan, const void *data, size_t len);
 void tap_relay_flush_locked(struct rchan *chan);
+bool tap_relay_flushing(unsigned int cpu);
 extern struct file_operations tap_relay_fops;
 
 #endif /* TAP_LINUX_RELAY_SYNC_H */

@@ -61,9 +61,12 @@ static int
 tap_relay_subbuf_start(struct rchan_buf *buf, void *subbuf, void *prev_subbuf,
 		       size_t prev_padding)
 {
-	/* No overwrite: a full buffer drops the record and counts it. */
+	/* No overwrite: a full buffer drops the record and counts it.  A
+	 * flush's switch is refused too, but it loses nothing (the flag is
+	 * read under buf's CPU lock, relay_sync.c). */
 	if (relay_buf_full(buf)) {
-		atomic64_inc(&tap_lost_records);
+		if (!tap_relay_flushing(buf->cpu))
+			atomic64_inc(&tap_lost_records);
 		return 0;
 	}
 	return 1;

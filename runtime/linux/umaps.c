@@ -16,11 +16,13 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/dcache.h>
+#include "dpath.h"
 #include "mmlock.h"
 #include "probes_uprobe.h"
 
-/* Whether mapped file f is the file at path (its name first: d_path
- * only for a mapping of a file of that name). */
+/* Whether mapped file f is the file at path (its name first: the whole
+ * path only for a mapping of a file of that name; tap_dpath, not
+ * d_path, which may take locks that sleep on PREEMPT_RT). */
 static bool
 tap_ufile_is(struct file *f, const char *path)
 {
@@ -34,7 +36,7 @@ tap_ufile_is(struct file *f, const char *path)
 	rcu_read_unlock();
 	if (!same)
 		return false;
-	p = d_path(&f->f_path, buf, sizeof(buf));
+	p = tap_dpath(&f->f_path, buf, sizeof(buf));
 	return !IS_ERR(p) && !strcmp(p, path);
 }
 

@@ -17,7 +17,8 @@
  * a walk costs a find_vma per file it crosses.  A function with a .return
  * probe returns to the uretprobe trampoline: the kernel keeps the real
  * return address, by stack slot, in current->utask, where the walk finds
- * it.  Nothing is allocated; every user read is no-fault.
+ * it (uret.c, which reads that list no-fault too).  Nothing is
+ * allocated; every user read is no-fault.
  *
  * Names: a mapping's inode matched to the embedded files, the symbol by
  * binary search of the file's table.  A whole stack (print_ubacktrace,
@@ -34,6 +35,7 @@
 #include "context.h"
 #include "output.h"
 #include "probes_uprobe.h"
+#include "uret.h"
 #include "ustack.h"
 
 static bool
@@ -52,26 +54,6 @@ tap_uregs(struct tap_context *c)
 	if (!current->mm || (current->flags & PF_KTHREAD))
 		return NULL;
 	return task_pt_regs(current);
-}
-
-/* The return address stored at user address slot, as the program put it
- * there (not the uretprobe trampoline that replaced it). */
-static unsigned long
-tap_uret_original(unsigned long slot, unsigned long ret)
-{
-#if defined(TAPCONF_UPROBE_RETURN_INSTANCES) && defined(CONFIG_UPROBES)
-	struct return_instance *ri;
-	int n = 0;
-
-	/* only this task changes its list, and this is this task */
-	if (!current->utask)
-		return ret;
-	for (ri = current->utask->return_instances; ri && n < 64;
-	     ri = ri->next, n++)
-		if (ri->stack == slot)
-			return ri->orig_ret_vaddr;
-#endif
-	return ret;
 }
 
 unsigned long

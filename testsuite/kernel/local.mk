@@ -13,6 +13,12 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/manycpus.vmtest \
 	testsuite/kernel/kworkload.c \
 	testsuite/kernel/procfs-work.sh \
+	testsuite/kernel/cpuonline-work.sh \
+	testsuite/kernel/dpath-work.sh \
+	testsuite/kernel/tests/dpath.stp \
+	testsuite/kernel/tests/dpath.out \
+	testsuite/kernel/tests/cpuonline.stp \
+	testsuite/kernel/tests/lostcount.stp \
 	testsuite/kernel/tests/argstr.stp \
 	testsuite/kernel/tests/backtrace.stp \
 	testsuite/kernel/tests/btf_autocast.out \

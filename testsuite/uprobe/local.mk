@@ -38,6 +38,8 @@ TAP_UPROBE_FILES = \
 	testsuite/uprobe/tests/arm-race.out \
 	testsuite/uprobe/unwind.c \
 	testsuite/uprobe/tests/unwind.stp \
+	testsuite/uprobe/tests/tailcall.stp \
+	testsuite/uprobe/tests/tailcall.out \
 	testsuite/uprobe/tests/unwind.out \
 	testsuite/uprobe/tests/unwind-nap.out \
 	testsuite/uprobe/tests/unwind-signal.out \

@@ -12,10 +12,15 @@
  *                  through the kernel's signal frame, __restore_rt)
  *   unwind loop N [R]  the chain N times, R rounds (default 1), for
  *                  bench/vm-ubt: prints the fastest round's ns per call
+ *   unwind tail N  main -> tail_outer, which ends in a tail call (a jump)
+ *                  to tail_inner, N times: with .return probes on both,
+ *                  the two return instances share one stack slot, and
+ *                  the kernel handles them as one chain (tailcall.stp)
  *
  * Each function of the chain has a stack frame of its own (a local
  * array the compiler cannot drop) and uses its callee's result, so that
- * none is inlined, cloned or turned into a tail call.
+ * none is inlined, cloned or turned into a tail call; tail_outer alone
+ * is one on purpose.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -65,6 +70,21 @@ a(long x)
 	volatile long frame[4] = { x, 0, 0, 0 };
 
 	return b(frame[0] + 1) + frame[3];
+}
+
+STEP static long
+tail_inner(long x)
+{
+	volatile long frame[4] = { x, x + 1, x + 2, x + 3 };
+
+	return frame[x & 3] * 3;
+}
+
+/* Nothing left to do after the call: -O2 makes it `jmp tail_inner`. */
+STEP static long
+tail_outer(long x)
+{
+	return tail_inner(x + 1);
 }
 
 STEP static int
@@ -135,8 +155,11 @@ main(int argc, char **argv)
 	} else if (strcmp(mode, "loop") == 0 && argc > 2) {
 		loop(strtol(argv[2], NULL, 10),
 		     argc > 3 ? strtol(argv[3], NULL, 10) : 1);
+	} else if (strcmp(mode, "tail") == 0 && argc > 2) {
+		for (long i = strtol(argv[2], NULL, 10); i > 0; i--)
+			sink = (int)tail_outer(i);
 	} else {
-		fprintf(stderr, "usage: unwind chain|nap|qsort|signal|loop N [ROUNDS]\n");
+		fprintf(stderr, "usage: unwind chain|nap|qsort|signal|loop N [ROUNDS]|tail N\n");
 		return 2;
 	}
 	return 0;
