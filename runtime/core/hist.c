@@ -10,7 +10,8 @@
  * (a row is elided when it and all its neighbours within `elision` rows
  * are empty; a negative `elision` never elides); linear histograms show
  * "<start" and ">last" rows for under- and overflow only when non-empty.
- * Must not allocate; output that does not fit is truncated by the buffer.
+ * Must not allocate; output that does not fit is truncated by the buffer,
+ * or, through tap_hist_print_part(), continued in the next buffer.
  */
 #include "stat.h"
 #include "error.h"
@@ -214,12 +215,31 @@ print_row(struct tap_buf *b, const struct tap_stat_desc *d,
 	tap_buf_putc(b, '\n');
 }
 
+/*
+ * A piece of the print -- the header, an elision mark with the row after
+ * it, the closing newline -- goes into b whole or not at all: when it
+ * does not fit, b is put back to where the piece began and the caller is
+ * told to make room and call again from *cur.  With cur->cut the buffer
+ * is filled to its end and cut instead (one buffer for the whole print).
+ */
+static bool
+hist_piece_fits(struct tap_buf *b, size_t start, const struct tap_hist_cursor *cur)
+{
+	if (!b->truncated || cur->cut)
+		return true;
+	b->len = start;
+	b->data[start] = '\0';
+	b->truncated = false;
+	return false;
+}
+
 int
-tap_hist_print(struct tap_buf *b, const struct tap_stat_desc *d,
-	       const struct tap_stat_data *sd, int elision)
+tap_hist_print_part(struct tap_buf *b, const struct tap_stat_desc *d,
+		    const struct tap_stat_data *sd, int elision,
+		    struct tap_hist_cursor *cur)
 {
 	struct hist_layout l;
-	bool eliding = false;
+	size_t start;
 	int i;
 
 	if (d->hist == TAP_HIST_NONE)
@@ -229,22 +249,48 @@ tap_hist_print(struct tap_buf *b, const struct tap_stat_desc *d,
 	hist_range(d, sd, &l);
 	hist_widths(d, &l);
 
-	tap_buf_pad(b, ' ', l.val_space - 5);
-	tap_buf_puts(b, "value |");
-	tap_buf_pad(b, '-', TAP_HIST_WIDTH);
-	tap_buf_puts(b, " count\n");
-	for (i = l.low; i <= l.high; i++) {
+	if (!cur->started) {
+		start = b->len;
+		tap_buf_pad(b, ' ', l.val_space - 5);
+		tap_buf_puts(b, "value |");
+		tap_buf_pad(b, '-', TAP_HIST_WIDTH);
+		tap_buf_puts(b, " count\n");
+		if (!hist_piece_fits(b, start, cur))
+			return TAP_HIST_MORE;
+		cur->started = true;
+		cur->row = l.low;
+	}
+	for (i = cur->row; i <= l.high; i++) {
 		if (row_elided(d, sd, &l, i, elision)) {
-			eliding = true;
+			cur->eliding = true;
 			continue;
 		}
-		if (eliding) {
+		start = b->len;
+		if (cur->eliding) {
 			tap_buf_pad(b, ' ', l.val_space);
 			tap_buf_puts(b, " ~\n");
-			eliding = false;
 		}
 		print_row(b, d, sd, &l, i);
+		if (!hist_piece_fits(b, start, cur)) {
+			cur->row = i;
+			return TAP_HIST_MORE;
+		}
+		cur->eliding = false;
 	}
+	cur->row = l.high + 1;
+	start = b->len;
 	tap_buf_putc(b, '\n');
+	if (!hist_piece_fits(b, start, cur))
+		return TAP_HIST_MORE;
 	return tap_buf_status(b);
+}
+
+/* The whole print into one buffer; what does not fit is cut (sprint). */
+int
+tap_hist_print(struct tap_buf *b, const struct tap_stat_desc *d,
+	       const struct tap_stat_data *sd, int elision)
+{
+	struct tap_hist_cursor cur = { .cut = true };
+
+	return tap_hist_print_part(b, d, sd, elision, &cur);
 }

@@ -155,6 +155,21 @@ int64_t tap_hist_log_bucket_value(int bucket);
 int tap_hist_linear_bucket(const struct tap_stat_desc *d, int64_t v);
 int tap_hist_print(struct tap_buf *b, const struct tap_stat_desc *d,
 		   const struct tap_stat_data *sd, int elision);
+/* A histogram printed over several buffers (a handler's output buffer is
+ * 8 KiB in the kernel; 2,000 rows are ~120 KB): a call fills b with whole
+ * rows and returns TAP_HIST_MORE when rows are left; the caller empties
+ * the buffer and calls again with the same cursor (zeroed at first).  A
+ * piece too big for an empty buffer: call again with cut set. */
+#define TAP_HIST_MORE	1
+struct tap_hist_cursor {
+	int row;		/* next bucket row to print */
+	bool started;		/* the header is out */
+	bool eliding;		/* an elision mark is owed before that row */
+	bool cut;		/* fill b to its end and cut, never stop */
+};
+int tap_hist_print_part(struct tap_buf *b, const struct tap_stat_desc *d,
+			const struct tap_stat_data *sd, int elision,
+			struct tap_hist_cursor *cur);
 int tap_hist_bucket_count(const struct tap_stat_desc *d,
 			  const struct tap_stat_data *sd, int64_t index,
 			  int64_t *out);

@@ -1208,6 +1208,46 @@ START_TEST(truncated)
 }
 END_TEST
 
+/*
+ * A histogram printed in parts through a small buffer (as a handler's
+ * 8 KiB buffer is committed and reused) is the one-buffer print, whole
+ * rows in every part: 120 linear buckets with elided gaps, 300-byte parts.
+ */
+START_TEST(in_parts)
+{
+	static int64_t vals[200];
+	struct tap_hist_cursor cur = { 0 };
+	struct tap_stat_desc d;
+	struct tap_stat st;
+	static char whole[16384], joined[16384];
+	char part[300];
+	struct tap_buf b;
+	size_t n = 0, i;
+	int rc, parts = 0;
+
+	for (i = 0; i < 200; i++)
+		vals[i] = (int64_t)(i % 50 < 30 ? i / 2 : 0);
+	tap_stat_desc_init(&d, TAP_HIST_LINEAR, 0, 120, 1, true, 0);
+	collect(&st, &d, vals, 200);
+	tap_buf_init(&b, whole, sizeof(whole));
+	ck_assert_int_eq(tap_hist_print(&b, &d, tap_stat_get(&st), 2), TAP_OK);
+	do {
+		tap_buf_init(&b, part, sizeof(part));
+		rc = tap_hist_print_part(&b, &d, tap_stat_get(&st), 2, &cur);
+		ck_assert(!b.truncated);
+		ck_assert(b.len == 0 || part[b.len - 1] == '\n');
+		memcpy(joined + n, part, b.len);
+		n += b.len;
+		parts++;
+	} while (rc == TAP_HIST_MORE && parts < 1000);
+	ck_assert_int_eq(rc, TAP_OK);
+	joined[n] = '\0';
+	ck_assert_int_gt(parts, 2);
+	ck_assert_str_eq(joined, whole);
+	tap_stat_free(&st);
+}
+END_TEST
+
 static Suite *
 hist_suite(void)
 {
@@ -1234,6 +1274,7 @@ hist_suite(void)
 	tcase_add_test(tc, linear_buckets);
 	tcase_add_test(tc, empty_and_errors);
 	tcase_add_test(tc, truncated);
+	tcase_add_test(tc, in_parts);
 	suite_add_tcase(s, tc);
 	return s;
 }

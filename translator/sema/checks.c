@@ -5,10 +5,13 @@
  * function the loop calls), and one histogram shape per statistic (the
  * runtime keeps one set of buckets for it, so @hist_log and @hist_linear,
  * or two different @hist_linear ranges, of one statistic would print the
- * same buckets twice). SystemTap makes these checks in pass 2 too, so a
+ * same buckets twice), and no more linear buckets than the runtime
+ * allows. SystemTap makes most of these checks in pass 2 too, so a
  * script that fails them never reaches code generation.
  */
 #include <regex.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime/core/format.h"
@@ -170,11 +173,53 @@ same_hist_shape(const struct node *a, const struct node *b)
 		same_number(a->u.hist.step, b->u.hist.step));
 }
 
+/* The most buckets a linear histogram may have, under- and overflow
+ * included: the runtime's TAP_HIST_MAX_BUCKETS (128, SystemTap's
+ * STP_MAX_BUCKETS), or what -DTAP_HIST_MAX_BUCKETS=N makes it. */
+static long long
+hist_max_buckets(struct checker *k)
+{
+	const struct options *o = &k->e->s->opts;
+	long long max = 128;
+
+	for (int i = 0; i < o->ndefines; i++)
+		if (strcmp(o->defines[i].name, "TAP_HIST_MAX_BUCKETS") == 0 &&
+		    o->defines[i].value)
+			max = strtoll(o->defines[i].value, NULL, 0);
+	return max;
+}
+
+/* A linear histogram with more buckets than the runtime allows would
+ * stop the module from loading ("Argument list too long"): say so here,
+ * at the histogram.  SystemTap refuses it at load time, with a warning. */
+static void
+check_hist_buckets(struct checker *k, struct node *n)
+{
+	const struct node *lo = n->u.hist.lo, *hi = n->u.hist.hi,
+			  *step = n->u.hist.step;
+	long long max = hist_max_buckets(k), buckets;
+
+	if (n->u.hist.kind != HIST_LINEAR || !lo || !hi || !step ||
+	    lo->kind != N_NUMBER || hi->kind != N_NUMBER ||
+	    step->kind != N_NUMBER || step->u.number.value <= 0 ||
+	    hi->u.number.value < lo->u.number.value)
+		return;
+	buckets = (long long)(((unsigned long long)hi->u.number.value -
+			       (unsigned long long)lo->u.number.value) /
+			      (unsigned long long)step->u.number.value);
+	if (buckets < 0 || buckets > max - 3)
+		diag_error(D(k), n->loc, "E_HIST_BUCKETS",
+			   "this linear histogram needs %lld buckets, under- and overflow included; at most %lld are allowed (-DTAP_HIST_MAX_BUCKETS=N raises the limit)",
+			   buckets < 0 || buckets > INT64_MAX - 3 ?
+			   (long long)INT64_MAX : buckets + 3, max);
+}
+
 static void
 check_hist(struct checker *k, struct node *n)
 {
 	struct symbol *s = hist_symbol(n);
 
+	check_hist_buckets(k, n);
 	if (!s)
 		return;
 	for (int i = 0; i < k->nhists; i++) {
