@@ -6,8 +6,9 @@
  *
  * Takes: the module and options above.  Produces: the script's output on
  * stdout (or -o/-b files), its errors and warnings on stderr, exit status 1
- * when errors stopped the script (past MAXERRORS, MAXSKIPPED, overload) or
- * the session failed, else 0.  The module is inserted
+ * when the script reported any ERROR (as staprun: even one MAXERRORS
+ * tolerated), errors stopped it (MAXSKIPPED, overload) or the session
+ * failed, else 0.  The module is inserted
  * with finit_module, the session is driven over the ctl file (see
  * runtime/linux/tap_protocol.h) and the relay files are read until the
  * module reports STOPPED; SIGINT, SIGTERM, SIGHUP, -T and the end of the -c
@@ -342,9 +343,11 @@ taprun_handle_msg(struct taprun_session *s, const struct taprun_msg *m)
 		taprun_release_child(s);
 		break;
 	case TAP_MSG_ERROR:
-		/* A script error: whether it ends the script, and so makes
-		 * the status 1, is the module's to say (STARTED, STOPPED). */
+		/* A script error makes the status 1 even when MAXERRORS
+		 * lets the script run on, as staprun does; whether it ends
+		 * the script is the module's to say (STOPPED). */
 		fprintf(stderr, "ERROR: %s\n", m->payload);
+		s->status = 1;
 		break;
 	case TAP_MSG_WARNING:
 		fprintf(stderr, "WARNING: %s\n", m->payload);
@@ -356,6 +359,9 @@ taprun_handle_msg(struct taprun_session *s, const struct taprun_msg *m)
 	case TAP_MSG_COUNTS:
 		memcpy(&s->counts, m->payload,
 		       m->hdr.len < sizeof(s->counts) ? m->hdr.len : sizeof(s->counts));
+		/* The count, should an ERROR message itself be lost. */
+		if (s->counts.errors)
+			s->status = 1;
 		break;
 	case TAP_MSG_STOPPED:
 		s->stopped = true;

@@ -383,6 +383,8 @@ main(int argc, char **argv)
 		fclose(tap_out_file);
 	if (tap_command_failed)
 		fprintf(stderr, "ERROR: -c: the command could not be started: %s\n", o.command);
-	return tap_session_state == TAP_SESSION_ERROR || tap_command_failed
-	       ? 1 : 0;
+	/* As staprun: any ERROR the script reported makes the status 1,
+	 * even when MAXERRORS let the script run on to its end. */
+	return tap_session_state == TAP_SESSION_ERROR || tap_command_failed ||
+	       tap_error_count ? 1 : 0;
 }
