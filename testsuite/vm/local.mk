@@ -34,7 +34,13 @@ TAP_VM_FILES = \
 	testsuite/vm/tests/hello-globals.out \
 	testsuite/vm/tests/hello-epipe.out \
 	testsuite/vm/tests/hello-stress-stop.out \
-	testsuite/vm/tests/hello-term-hup.out
+	testsuite/vm/tests/hello-term-hup.out \
+	testsuite/vm/selftest/run \
+	testsuite/vm/selftest/harness.vmtest \
+	testsuite/vm/selftest/expected \
+	testsuite/vm/selftest/clean.out \
+	testsuite/vm/selftest/clean-err.out \
+	testsuite/vm/selftest/zero.out
 
 EXTRA_DIST += $(TAP_VM_FILES) testsuite/vm/vm.test testsuite/vm/tapc-vm.test
 
@@ -55,4 +61,8 @@ check-vm: loader/taprun-static$(EXEEXT)
 	$(srcdir)/testsuite/vm/run-tier -t loader/taprun-static$(EXEEXT) \
 		-b $(TAP_VM_BUILD) -o $(TAP_VM_RESULTS)
 
-.PHONY: check-vm
+# run-batch's own test: one boot of tests that must fail and must pass.
+check-vm-harness:
+	$(srcdir)/testsuite/vm/selftest/run -o $(abs_top_builddir)/testsuite/vm/selftest-results
+
+.PHONY: check-vm check-vm-harness

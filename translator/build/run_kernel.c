@@ -7,7 +7,9 @@
  * and a taprun command line that runs in the guest (so -c runs there too);
  * boot the target kernel (-r, default the newest installed with headers)
  * in QEMU, then print what the script printed and say if the kernel log
- * shows a BUG, Oops, WARNING or RCU stall.  The guest is busybox: the -c
+ * shows a problem (a BUG, Oops, WARNING, stall...: run-batch's pattern,
+ * over the script's klog and what the kernel said after it).  The guest
+ * is busybox: the -c
  * program, when this host has it as an ELF file, is brought along so that
  * -c 'cat FILE' runs the host's cat (which read()s) and not busybox's
  * (which sendfile()s), as the command would on this host.
@@ -216,28 +218,22 @@ read_rc(const char *path)
 	return rc;
 }
 
-/* The lines of a guest kernel log that mean trouble, printed; true if
- * there were any. */
+/* The guest kernel's problems as run-batch found them (its klog-problems
+ * and kernel-problems files: one pattern list, run-batch's bad_klog),
+ * printed; true if there were any. */
 static bool
 kernel_log_bad(const char *path)
 {
-	static const char *const bad[] = {
-		"BUG:", "Oops", "WARNING:", "RCU stall", "detected stalls",
-		"general protection", "Kernel panic",
-	};
 	char line[1024];
 	FILE *f = fopen(path, "r");
 	bool any = false;
 
 	if (!f)
 		return false;
-	while (fgets(line, sizeof(line), f))
-		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-			if (strstr(line, bad[i])) {
-				fprintf(stderr, "tapc: guest kernel: %s", line);
-				any = true;
-				break;
-			}
+	while (fgets(line, sizeof(line), f)) {
+		fprintf(stderr, "tapc: guest kernel: %s", line);
+		any = true;
+	}
 	fclose(f);
 	return any;
 }
@@ -280,8 +276,11 @@ run_in_vm(struct session *s, const char *ko)
 		spawn_show_log_tail(log, 15);
 		return 1;
 	}
-	if (kernel_log_bad(arena_printf(s->arena, "%s/klog", out))) {
-		fprintf(stderr, "tapc: the guest kernel reported a problem (%s/klog)\n", out);
+	/* both: the script's klog, and what came after it (klog-tail) */
+	bool bad = kernel_log_bad(arena_printf(s->arena, "%s/klog-problems", out));
+	if (kernel_log_bad(arena_printf(s->arena, "%s/kernel-problems", results)) || bad) {
+		fprintf(stderr, "tapc: the guest kernel reported a problem (%s/klog, %s/klog-tail)\n",
+			out, results);
 		return 1;
 	}
 	int rc = read_rc(rc_path);	/* before the directory goes */
