@@ -297,6 +297,13 @@ taprun_reap_child(struct taprun_session *s)
 		if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127) {
 			taprun_err("-c: the command could not be started: %s", s->o->cmd);
 			s->status = 1;
+		} else if (WIFSIGNALED(wstatus) && WTERMSIG(wstatus) != SIGINT &&
+			   WTERMSIG(wstatus) != SIGTERM && WTERMSIG(wstatus) != SIGHUP) {
+			/* Not the script's error, but said: a command that
+			 * crashed or was killed is not a mystery.  The stop
+			 * signals (Ctrl-C reaches the whole group) are not. */
+			taprun_err("-c: the command was killed by signal %d (%s)",
+				   WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
 		}
 		taprun_request_exit(s, "-c command ended");
 	}
