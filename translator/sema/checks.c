@@ -192,21 +192,49 @@ hist_max_buckets(struct checker *k)
 /* A linear histogram with more buckets than the runtime allows would
  * stop the module from loading ("Argument list too long"): say so here,
  * at the histogram.  SystemTap refuses it at load time, with a warning. */
+/* A histogram parameter as a signed constant: a number, or a negated
+ * one (constants are folded only after these checks). */
+static bool
+hist_constant(const struct node *n, long long *v)
+{
+	if (n && n->kind == N_NUMBER) {
+		*v = (long long)n->u.number.value;
+		return true;
+	}
+	if (n && n->kind == N_UNARY && n->u.unary.op == OP_NEG &&
+	    n->u.unary.operand->kind == N_NUMBER) {
+		*v = (long long)(0ULL - n->u.unary.operand->u.number.value);
+		return true;
+	}
+	return false;
+}
+
 static void
 check_hist_buckets(struct checker *k, struct node *n)
 {
-	const struct node *lo = n->u.hist.lo, *hi = n->u.hist.hi,
-			  *step = n->u.hist.step;
-	long long max = hist_max_buckets(k), buckets;
+	long long max = hist_max_buckets(k), buckets, lo, hi, step;
 
-	if (n->u.hist.kind != HIST_LINEAR || !lo || !hi || !step ||
-	    lo->kind != N_NUMBER || hi->kind != N_NUMBER ||
-	    step->kind != N_NUMBER || step->u.number.value <= 0 ||
-	    hi->u.number.value < lo->u.number.value)
+	if (n->u.hist.kind != HIST_LINEAR ||
+	    !hist_constant(n->u.hist.lo, &lo) ||
+	    !hist_constant(n->u.hist.hi, &hi) ||
+	    !hist_constant(n->u.hist.step, &step))
 		return;
-	buckets = (long long)(((unsigned long long)hi->u.number.value -
-			       (unsigned long long)lo->u.number.value) /
-			      (unsigned long long)step->u.number.value);
+	/* SystemTap warns at load time and the module does not start;
+	 * the constants are known here, so say it at the histogram. */
+	if (step <= 0) {
+		diag_error(D(k), n->u.hist.step->loc, "E_HIST_RANGE",
+			   "histogram: interval %s; it must be above 0",
+			   step == 0 ? "cannot be zero" : "is negative");
+		return;
+	}
+	if (hi < lo) {
+		diag_error(D(k), n->u.hist.hi->loc, "E_HIST_RANGE",
+			   "histogram: stop (%lld) is below start (%lld)",
+			   hi, lo);
+		return;
+	}
+	buckets = (long long)(((unsigned long long)hi - (unsigned long long)lo) /
+			      (unsigned long long)step);
 	if (buckets < 0 || buckets > max - 3)
 		diag_error(D(k), n->loc, "E_HIST_BUCKETS",
 			   "this linear histogram needs %lld buckets, under- and overflow included; at most %lld are allowed (-DTAP_HIST_MAX_BUCKETS=N raises the limit)",

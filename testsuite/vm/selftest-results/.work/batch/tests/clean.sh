@@ -1,0 +1,1 @@
+echo fine; echo "a warning that is not a problem: WARNING: x" >&2

@@ -1,0 +1,1 @@
+echo "<6>WARNING: possible circular locking dependency detected" > /dev/kmsg

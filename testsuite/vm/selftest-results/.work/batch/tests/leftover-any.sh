@@ -1,0 +1,1 @@
+insmod /tap/mod/dummy.ko

@@ -1,0 +1,1 @@
+grep -c '^dummy ' /proc/modules || true

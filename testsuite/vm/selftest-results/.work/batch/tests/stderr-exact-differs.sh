@@ -1,0 +1,1 @@
+echo "ERROR: not the expected one" >&2

@@ -1,0 +1,1 @@
+echo "ERROR: expected" >&2

@@ -1,0 +1,1 @@
+echo "WARNING: Number of probe hits the kernel missed: 2" >&2

@@ -1,0 +1,1 @@
+echo "taprun: module tk_x did not stop; unloading it anyway" >&2
