@@ -1061,6 +1061,9 @@ const struct provider provider_process = {
 	 * them only in the user's own: see doc/tapc.1 for what taprun
 	 * enforces of that. */
 	.privilege = PRIV_STAPUSR,
+	/* runtime/user has no way to see other processes' events: a
+	 * process probe there would never fire */
+	.kernel_only = true,
 	.context = process_context,
 	.list_context = process_list,
 	.is_return = process_is_return,
