@@ -12,7 +12,14 @@ EXTRA_DIST += bench/vm-bench bench/stat_bench.c bench/README.md \
 bench-vm: tapc$(EXEEXT) loader/taprun-static$(EXEEXT)
 	$(srcdir)/bench/vm-bench -b $(abs_top_builddir) $(BENCH_VM_FLAGS)
 
-.PHONY: bench-vm
+## `make bench-vm-icount`: the same in the deterministic mode (vm-bench -I:
+## the guest clock counts instructions, 1 vCPU), with each handler's cost
+## beyond the floor's, and SystemTap's column when stap is installed (-S).
+bench-vm-icount: tapc$(EXEEXT) loader/taprun-static$(EXEEXT)
+	$(srcdir)/bench/vm-bench -I $$(command -v stap > /dev/null && echo -S) \
+		-b $(abs_top_builddir) $(BENCH_VM_FLAGS)
+
+.PHONY: bench-vm bench-vm-icount
 
 ## `make bench-ubt`: what ubacktrace()/print_ubacktrace() cost per event by
 ## call frame information and by frame pointers (bench/vm-ubt), one boot.
