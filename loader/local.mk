@@ -13,6 +13,7 @@ TAPRUN_SOURCES = \
 	loader/modinfo.c \
 	loader/privilege.c \
 	loader/ksyms.c \
+	loader/timezone.c \
 	loader/target.c \
 	runtime/linux/tap_protocol.h
 

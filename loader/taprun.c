@@ -540,6 +540,8 @@ taprun_run(struct taprun_session *s)
 				   &s->start_blob_len);
 	if (!ret)
 		ret = taprun_ksyms_param(s->o->module, &s->o->params);
+	if (!ret)
+		ret = taprun_tz_params(s->o->module, &s->o->params);
 	if (ret)
 		return ret;
 	ret = taprun_session_lock(&s->lock, s->name);

@@ -59,6 +59,9 @@ int taprun_check_privilege(const char *module);
 /* ksyms.c */
 int taprun_ksyms_param(const char *module, char **params);
 
+/* timezone.c */
+int taprun_tz_params(const char *module, char **params);
+
 /* ctl.c */
 struct taprun_ctl {
 	int fd;

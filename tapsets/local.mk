@@ -3,12 +3,17 @@
 
 nobase_dist_pkgdata_DATA += \
 	tapsets/macros.stpm \
+	tapsets/ansi.stp \
 	tapsets/builtins.stp \
 	tapsets/context.stp \
+	tapsets/ctime.stp \
+	tapsets/devnum.stp \
 	tapsets/logging.stp \
 	tapsets/null.stp \
 	tapsets/oneshot.stp \
 	tapsets/random.stp \
+	tapsets/stopwatch.stp \
+	tapsets/timezone.stp \
 	tapsets/linux/backtrace.stp \
 	tapsets/linux/context.stp \
 	tapsets/linux/conversions.stp \
