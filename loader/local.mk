@@ -15,6 +15,7 @@ TAPRUN_SOURCES = \
 	loader/ksyms.c \
 	loader/timezone.c \
 	loader/target.c \
+	loader/system.c \
 	runtime/linux/tap_protocol.h
 
 bin_PROGRAMS += taprun

@@ -360,6 +360,9 @@ taprun_handle_msg(struct taprun_session *s, const struct taprun_msg *m)
 	case TAP_MSG_WARNING:
 		fprintf(stderr, "WARNING: %s\n", m->payload);
 		break;
+	case TAP_MSG_SYSTEM:
+		taprun_system_run(m->payload);
+		break;
 	case TAP_MSG_DRAIN:
 		taprun_relay_read_dry(&s->relay);
 		taprun_ctl_send(&s->ctl, TAP_MSG_DRAINED, NULL, 0);

@@ -105,5 +105,9 @@ int taprun_relay_read_dry(struct taprun_relay *r);
 /* target.c */
 pid_t taprun_target_fork(const char *cmd, int *release_fd);
 int taprun_target_release(int release_fd);
+void taprun_target_drop_sudo(void);
+
+/* system.c */
+void taprun_system_run(const char *cmd);
 
 #endif /* TAPRUN_H */

@@ -19,6 +19,7 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/dpath.out \
 	testsuite/kernel/tests/cpuonline.stp \
 	testsuite/kernel/tests/lostcount.stp \
+	testsuite/kernel/tests/libfuncs.stp \
 	testsuite/kernel/tests/argstr.stp \
 	testsuite/kernel/tests/backtrace.stp \
 	testsuite/kernel/tests/btf_autocast.out \
