@@ -31,6 +31,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/netdev.stp \
 	tapsets/linux/registers.stp \
 	tapsets/linux/scheduler.stp \
+	tapsets/linux/sigaction.stp \
 	tapsets/linux/signal.stp \
 	tapsets/linux/syscalls.stp \
 	tapsets/linux/syscalls_argstr.stp \
