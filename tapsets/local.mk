@@ -13,6 +13,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/logging.stp \
 	tapsets/null.stp \
 	tapsets/oneshot.stp \
+	tapsets/queue_stats.stp \
 	tapsets/random.stp \
 	tapsets/stopwatch.stp \
 	tapsets/system.stp \
