@@ -363,6 +363,10 @@ taprun_handle_msg(struct taprun_session *s, const struct taprun_msg *m)
 	case TAP_MSG_SYSTEM:
 		taprun_system_run(m->payload);
 		break;
+	case TAP_MSG_SWITCH_FILE:
+		if (taprun_relay_switch(&s->relay))
+			s->status = 1;
+		break;
 	case TAP_MSG_DRAIN:
 		taprun_relay_read_dry(&s->relay);
 		taprun_ctl_send(&s->ctl, TAP_MSG_DRAINED, NULL, 0);

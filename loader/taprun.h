@@ -91,6 +91,7 @@ struct taprun_relay {
 	bool bulk;			/* -b: FILE_<cpu> per CPU */
 	bool own_out;			/* out[]/main_out are files we opened */
 	bool broken;			/* output failed: read and discard */
+	unsigned int switches;		/* switch_file() calls: FILE.<n> */
 	unsigned int generation;	/* bumped when a file is opened */
 	unsigned long long bytes;
 	char dir[256];			/* debugfs tap_<module> */
@@ -101,6 +102,7 @@ int taprun_relay_scan(struct taprun_relay *r);
 void taprun_relay_close(struct taprun_relay *r);
 int taprun_relay_read_all(struct taprun_relay *r);
 int taprun_relay_read_dry(struct taprun_relay *r);
+int taprun_relay_switch(struct taprun_relay *r);
 
 /* target.c */
 pid_t taprun_target_fork(const char *cmd, int *release_fd);

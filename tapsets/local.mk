@@ -16,6 +16,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/queue_stats.stp \
 	tapsets/random.stp \
 	tapsets/stopwatch.stp \
+	tapsets/switch_file.stp \
 	tapsets/system.stp \
 	tapsets/timezone.stp \
 	tapsets/linux/backtrace.stp \

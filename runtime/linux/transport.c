@@ -142,8 +142,8 @@ tap_ctl_ring_empty(void)
 }
 
 /*
- * How many slots a message may fill.  The script's errors, warnings and
- * system() commands stop short of the last TAP_CTL_RESERVED, which only
+ * How many slots a message may fill.  The script's errors, warnings,
+ * system() commands and switch_file() requests stop short of the last TAP_CTL_RESERVED, which only
  * the protocol uses (STARTED, DRAIN, COUNTS, STOPPED): a script that warns
  * faster than the loader reads must lose warnings, counted, never the
  * message the loader is waiting for.
@@ -152,7 +152,7 @@ static unsigned int
 tap_ctl_room_for(u32 type)
 {
 	if (type == TAP_MSG_ERROR || type == TAP_MSG_WARNING ||
-	    type == TAP_MSG_SYSTEM)
+	    type == TAP_MSG_SYSTEM || type == TAP_MSG_SWITCH_FILE)
 		return TAP_CTL_SLOTS - TAP_CTL_RESERVED;
 	return TAP_CTL_SLOTS;
 }
