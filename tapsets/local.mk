@@ -6,6 +6,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/ansi.stp \
 	tapsets/assert.stp \
 	tapsets/builtins.stp \
+	tapsets/byteorder.stp \
 	tapsets/context.stp \
 	tapsets/ctime.stp \
 	tapsets/devnum.stp \
@@ -16,6 +17,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/queue_stats.stp \
 	tapsets/random.stp \
 	tapsets/stopwatch.stp \
+	tapsets/strings.stp \
 	tapsets/switch_file.stp \
 	tapsets/system.stp \
 	tapsets/timezone.stp \
