@@ -361,6 +361,8 @@ taprun_handle_msg(struct taprun_session *s, const struct taprun_msg *m)
 		fprintf(stderr, "WARNING: %s\n", m->payload);
 		break;
 	case TAP_MSG_SYSTEM:
+		/* the output read so far comes before the command's */
+		taprun_relay_read_all(&s->relay);
 		taprun_system_run(m->payload);
 		break;
 	case TAP_MSG_SWITCH_FILE:
