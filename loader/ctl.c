@@ -76,7 +76,8 @@ taprun_msg_name(unsigned int type)
 		[TAP_MSG_DRAIN] = "DRAIN", [TAP_MSG_DRAINED] = "DRAINED",
 		[TAP_MSG_ERROR] = "ERROR", [TAP_MSG_WARNING] = "WARNING",
 		[TAP_MSG_COUNTS] = "COUNTS", [TAP_MSG_STOPPED] = "STOPPED",
-		[TAP_MSG_ARM] = "ARM",
+		[TAP_MSG_ARM] = "ARM", [TAP_MSG_SYSTEM] = "SYSTEM",
+		[TAP_MSG_SWITCH_FILE] = "SWITCH_FILE",
 	};
 
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])

@@ -13,7 +13,9 @@ TAPRUN_SOURCES = \
 	loader/modinfo.c \
 	loader/privilege.c \
 	loader/ksyms.c \
+	loader/timezone.c \
 	loader/target.c \
+	loader/system.c \
 	runtime/linux/tap_protocol.h
 
 bin_PROGRAMS += taprun

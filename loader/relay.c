@@ -283,3 +283,55 @@ taprun_relay_read_all(struct taprun_relay *r)
 	}
 	return moved;
 }
+
+/*
+ * switch_file(): what the module committed so far goes to the current
+ * file, then -o FILE's output moves on to FILE.1, FILE.2, ... (with -b,
+ * each CPU's FILE_<cpu> to FILE_<cpu>.N).  Without -o the output is
+ * stdout, which cannot be switched: nothing changes.  The switch point
+ * is where taprun reads the streams when the request comes, so a record
+ * committed at the same moment may land on either side.  0, or a
+ * negative errno when the next file cannot be made (the output then
+ * stays where it was).
+ */
+int
+taprun_relay_switch(struct taprun_relay *r)
+{
+	char path[4096];
+	int i, fd;
+
+	if (!r->outfile) {
+		taprun_verbose("output: switch_file() without -o: stdout stays");
+		return 0;
+	}
+	taprun_relay_read_all(r);
+	r->switches++;
+	for (i = r->bulk ? 0 : -1; i < (r->bulk ? r->nfiles : 0); i++) {
+		if (i >= 0 && r->out[i] < 0)
+			continue;
+		if (i < 0)
+			snprintf(path, sizeof(path), "%s.%u", r->outfile,
+				 r->switches);
+		else
+			snprintf(path, sizeof(path), "%s_%d.%u", r->outfile, i,
+				 r->switches);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			int err = errno;
+			taprun_err("output: switch_file: cannot create %s: %s", path, strerror(err));
+			return -err;
+		}
+		if (i < 0) {
+			for (int cpu = 0; cpu < r->nfiles; cpu++)
+				if (r->out[cpu] == r->main_out)
+					r->out[cpu] = fd;
+			close(r->main_out);
+			r->main_out = fd;
+		} else {
+			close(r->out[i]);
+			r->out[i] = fd;
+		}
+	}
+	taprun_verbose("output: switched to file %u", r->switches);
+	return 0;
+}

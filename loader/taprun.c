@@ -360,6 +360,15 @@ taprun_handle_msg(struct taprun_session *s, const struct taprun_msg *m)
 	case TAP_MSG_WARNING:
 		fprintf(stderr, "WARNING: %s\n", m->payload);
 		break;
+	case TAP_MSG_SYSTEM:
+		/* the output read so far comes before the command's */
+		taprun_relay_read_all(&s->relay);
+		taprun_system_run(m->payload);
+		break;
+	case TAP_MSG_SWITCH_FILE:
+		if (taprun_relay_switch(&s->relay))
+			s->status = 1;
+		break;
 	case TAP_MSG_DRAIN:
 		taprun_relay_read_dry(&s->relay);
 		taprun_ctl_send(&s->ctl, TAP_MSG_DRAINED, NULL, 0);
@@ -540,6 +549,8 @@ taprun_run(struct taprun_session *s)
 				   &s->start_blob_len);
 	if (!ret)
 		ret = taprun_ksyms_param(s->o->module, &s->o->params);
+	if (!ret)
+		ret = taprun_tz_params(s->o->module, &s->o->params);
 	if (ret)
 		return ret;
 	ret = taprun_session_lock(&s->lock, s->name);

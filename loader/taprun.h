@@ -59,6 +59,9 @@ int taprun_check_privilege(const char *module);
 /* ksyms.c */
 int taprun_ksyms_param(const char *module, char **params);
 
+/* timezone.c */
+int taprun_tz_params(const char *module, char **params);
+
 /* ctl.c */
 struct taprun_ctl {
 	int fd;
@@ -88,6 +91,7 @@ struct taprun_relay {
 	bool bulk;			/* -b: FILE_<cpu> per CPU */
 	bool own_out;			/* out[]/main_out are files we opened */
 	bool broken;			/* output failed: read and discard */
+	unsigned int switches;		/* switch_file() calls: FILE.<n> */
 	unsigned int generation;	/* bumped when a file is opened */
 	unsigned long long bytes;
 	char dir[256];			/* debugfs tap_<module> */
@@ -98,9 +102,14 @@ int taprun_relay_scan(struct taprun_relay *r);
 void taprun_relay_close(struct taprun_relay *r);
 int taprun_relay_read_all(struct taprun_relay *r);
 int taprun_relay_read_dry(struct taprun_relay *r);
+int taprun_relay_switch(struct taprun_relay *r);
 
 /* target.c */
 pid_t taprun_target_fork(const char *cmd, int *release_fd);
 int taprun_target_release(int release_fd);
+void taprun_target_drop_sudo(void);
+
+/* system.c */
+void taprun_system_run(const char *cmd);
 
 #endif /* TAPRUN_H */

@@ -74,11 +74,11 @@ out:
 }
 
 /*
- * In the child: become the user sudo was run by.  Nothing to do unless
+ * In the child (also system()'s, system.c): become the user sudo was run by.  Nothing to do unless
  * root with SUDO_UID/SUDO_GID naming someone else; a failure after that
  * is fatal for the child, never a reason to run the command as root.
  */
-static void
+void
 taprun_target_drop_sudo(void)
 {
 	const char *user = getenv("SUDO_USER");

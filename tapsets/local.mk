@@ -3,17 +3,30 @@
 
 nobase_dist_pkgdata_DATA += \
 	tapsets/macros.stpm \
+	tapsets/ansi.stp \
+	tapsets/assert.stp \
 	tapsets/builtins.stp \
+	tapsets/byteorder.stp \
 	tapsets/context.stp \
+	tapsets/ctime.stp \
+	tapsets/devnum.stp \
+	tapsets/indent.stp \
 	tapsets/logging.stp \
 	tapsets/null.stp \
 	tapsets/oneshot.stp \
+	tapsets/queue_stats.stp \
 	tapsets/random.stp \
+	tapsets/stopwatch.stp \
+	tapsets/strings.stp \
+	tapsets/switch_file.stp \
+	tapsets/system.stp \
+	tapsets/timezone.stp \
 	tapsets/linux/backtrace.stp \
 	tapsets/linux/context.stp \
 	tapsets/linux/conversions.stp \
 	tapsets/linux/dentry.stp \
 	tapsets/linux/errno.stp \
+	tapsets/linux/inet_sock.stp \
 	tapsets/linux/ioblock.stp \
 	tapsets/linux/irq.stp \
 	tapsets/linux/kprocess.stp \
@@ -22,11 +35,14 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/netdev.stp \
 	tapsets/linux/registers.stp \
 	tapsets/linux/scheduler.stp \
+	tapsets/linux/sigaction.stp \
 	tapsets/linux/signal.stp \
 	tapsets/linux/syscalls.stp \
 	tapsets/linux/syscalls_argstr.stp \
 	tapsets/linux/syscalls_gen.stp \
+	tapsets/linux/target_set.stp \
 	tapsets/linux/task.stp \
+	tapsets/linux/task_resources.stp \
 	tapsets/linux/tcp.stp \
 	tapsets/linux/time.stp \
 	tapsets/linux/ucontext.stp \

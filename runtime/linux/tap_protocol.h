@@ -17,6 +17,8 @@
  *   loader -> ARM                           module: arm probes,
  *                                           -> STARTED {status}
  *   ... module -> ERROR / WARNING text at any time ...
+ *   ... module -> SYSTEM command text at any time: the loader runs it ...
+ *   ... module -> SWITCH_FILE at any time: the loader moves -o FILE on ...
  *   loader -> EXIT (SIGINT, -T, -c command ended)   or the script calls exit()
  *   module: disarm probes, -> DRAIN;  loader reads every trace file dry,
  *   loader -> DRAINED;  module: end probes, -> COUNTS, -> STOPPED {status}
@@ -66,6 +68,8 @@ enum tap_msg_type {
 	TAP_MSG_COUNTS = 9,	/* module: struct tap_msg_counts */
 	TAP_MSG_STOPPED = 10,	/* module: struct tap_msg_status; all done */
 	TAP_MSG_ARM = 11,	/* loader: no payload; begin output read */
+	TAP_MSG_SYSTEM = 12,	/* module: a shell command for system(), text */
+	TAP_MSG_SWITCH_FILE = 13, /* module: no payload; -o FILE -> FILE.N */
 };
 
 struct tap_msg_hdr {

@@ -142,16 +142,17 @@ tap_ctl_ring_empty(void)
 }
 
 /*
- * How many slots a message may fill.  The script's errors and warnings
- * stop short of the last TAP_CTL_RESERVED, which only the protocol uses
- * (STARTED, DRAIN, COUNTS, STOPPED): a script that warns faster than the
- * loader reads must lose warnings, counted, never the message the loader
- * is waiting for.
+ * How many slots a message may fill.  The script's errors, warnings,
+ * system() commands and switch_file() requests stop short of the last TAP_CTL_RESERVED, which only
+ * the protocol uses (STARTED, DRAIN, COUNTS, STOPPED): a script that warns
+ * faster than the loader reads must lose warnings, counted, never the
+ * message the loader is waiting for.
  */
 static unsigned int
 tap_ctl_room_for(u32 type)
 {
-	if (type == TAP_MSG_ERROR || type == TAP_MSG_WARNING)
+	if (type == TAP_MSG_ERROR || type == TAP_MSG_WARNING ||
+	    type == TAP_MSG_SYSTEM || type == TAP_MSG_SWITCH_FILE)
 		return TAP_CTL_SLOTS - TAP_CTL_RESERVED;
 	return TAP_CTL_SLOTS;
 }

@@ -21,6 +21,7 @@ int64_t tap_skipped_count;
 int64_t tap_error_count;
 int tap_target_pid;
 FILE *tap_out_file;			/* stdout or -o FILE */
+const char *tap_out_path;		/* -o FILE, or NULL */
 static bool tap_exit_requested;
 static struct tap_context *tap_the_context;
 

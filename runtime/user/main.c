@@ -327,6 +327,7 @@ tap_setup(int argc, char **argv, struct tap_user_opts *o)
 	if (tap_parse_args(argc, argv, o))
 		return -1;
 	tap_out_file = stdout;
+	tap_out_path = o->output;
 	if (o->output && !(tap_out_file = fopen(o->output, "w"))) {
 		fprintf(stderr, "ERROR: cannot open '%s': %s\n", o->output,
 			strerror(errno));

@@ -71,6 +71,8 @@ extern int64_t tap_skipped_count;
 extern int64_t tap_error_count;
 extern int tap_target_pid;
 extern FILE *tap_out_file;
+/* -o FILE's name, or NULL for stdout (switch_file() opens FILE.N). */
+extern const char *tap_out_path;
 
 int tap_contexts_alloc(size_t locals_size);
 void tap_contexts_free(void);

@@ -19,6 +19,9 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/dpath.out \
 	testsuite/kernel/tests/cpuonline.stp \
 	testsuite/kernel/tests/lostcount.stp \
+	testsuite/kernel/tests/libfuncs.stp \
+	testsuite/kernel/tests/switchfile.stp \
+	testsuite/kernel/tests/switchfile.out \
 	testsuite/kernel/tests/argstr.stp \
 	testsuite/kernel/tests/backtrace.stp \
 	testsuite/kernel/tests/btf_autocast.out \
