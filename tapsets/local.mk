@@ -7,6 +7,8 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/context.stp \
 	tapsets/logging.stp \
 	tapsets/null.stp \
+	tapsets/prometheus.stp \
+	tapsets/prometheus.stpm \
 	tapsets/oneshot.stp \
 	tapsets/random.stp \
 	tapsets/linux/backtrace.stp \
