@@ -600,6 +600,7 @@ pass_elaborate(struct session *s)
 		optimize_fold_early(e);
 		optimize_pure_statements(e);
 	}
+	entry_split_program(e);
 	if (!resolve_program(e) || !privilege_check_program(e))
 		return false;
 	if (!s->opts.unoptimized)
