@@ -123,6 +123,14 @@ expect(struct typer *t, struct node *n, enum type want)
 			n->u.call.fn->ret = want;
 			t->changed = true;
 		}
+		/* A builtin with no value (exit(), error()) where a number
+		 * goes, as in `n && exit()`: SystemTap leaves its type open
+		 * and accepts it; its value is 0 (codegen_builtin.c). */
+		if (n->u.call.builtin && n->u.call.builtin->ret == TY_VOID &&
+		    want == TY_LONG) {
+			ty(t, n);
+			return;
+		}
 		break;
 	case N_TERNARY:
 		expect(t, n->u.ternary.then_expr, want);
