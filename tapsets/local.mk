@@ -11,6 +11,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/prometheus.stpm \
 	tapsets/oneshot.stp \
 	tapsets/random.stp \
+	tapsets/this.stp \
 	tapsets/linux/backtrace.stp \
 	tapsets/linux/context.stp \
 	tapsets/linux/conversions.stp \
