@@ -3,6 +3,7 @@
 
 nobase_dist_pkgdata_DATA += \
 	tapsets/macros.stpm \
+	tapsets/argv.stp \
 	tapsets/builtins.stp \
 	tapsets/context.stp \
 	tapsets/logging.stp \

@@ -576,6 +576,66 @@ collect_embeds(struct elab *e)
 	collect_embeds_of(e, e->s->user_file, &cap);
 }
 
+/* ---- the library's own probes ---- */
+
+struct name_search {
+	const char *name;
+	bool found;
+};
+
+static bool
+find_name(struct node *n, void *ctx)
+{
+	struct name_search *ns = ctx;
+
+	if (n->kind == N_SYMBOL && strcmp(n->u.symbol.name, ns->name) == 0)
+		ns->found = true;
+	return !ns->found;
+}
+
+/* Whether the script names `name` (in its probes as derived, with their
+ * aliases' code, or its functions) and does not declare a global of that
+ * name itself. */
+static bool
+script_names(struct elab *e, const char *name)
+{
+	struct file_ast *f = e->s->user_file;
+	struct name_search ns = { name, false };
+
+	for (int i = 0; i < f->items.n; i++) {
+		struct node *n = f->items.v[i];
+		if (n->kind == N_GLOBAL && strcmp(n->u.global.name, name) == 0)
+			return false;
+		if (n->kind == N_FUNCTION)
+			ast_walk(n->u.function.body, find_name, NULL, &ns);
+	}
+	for (int i = 0; i < e->prog->nprobes && !ns.found; i++) {
+		ast_walk(e->prog->probes[i]->body, find_name, NULL, &ns);
+		ast_walk(e->prog->probes[i]->cond, find_name, NULL, &ns);
+	}
+	return ns.found;
+}
+
+/* A library file's probes run when the script uses one of the file's
+ * globals: they set it up (argv.stp's begin probe fills argv). */
+static bool
+derive_library_probes(struct elab *e)
+{
+	bool ok = true;
+
+	for (int i = 0; i < e->s->nlibrary; i++) {
+		struct file_ast *f = e->s->library[i];
+		bool used = false;
+		for (int j = 0; j < f->items.n && !used; j++)
+			used = f->items.v[j]->kind == N_GLOBAL &&
+			       script_names(e, f->items.v[j]->u.global.name);
+		for (int j = 0; j < f->items.n && used; j++)
+			if (f->items.v[j]->kind == N_PROBE)
+				ok &= elab_derive_probe(e, f->items.v[j]);
+	}
+	return ok;
+}
+
 bool
 pass_elaborate(struct session *s)
 {
@@ -588,6 +648,8 @@ pass_elaborate(struct session *s)
 	for (int i = 0; i < f->items.n; i++)
 		if (f->items.v[i]->kind == N_PROBE)
 			ok &= elab_derive_probe(e, f->items.v[i]);
+	if (ok)
+		ok = derive_library_probes(e);
 	collect_embeds(e);
 	if (!ok || s->diag.errors)
 		return false;
