@@ -7,6 +7,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/builtins.stp \
 	tapsets/context.stp \
 	tapsets/logging.stp \
+	tapsets/json.stpm \
 	tapsets/null.stp \
 	tapsets/prometheus.stp \
 	tapsets/prometheus.stpm \
@@ -20,6 +21,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/errno.stp \
 	tapsets/linux/ioblock.stp \
 	tapsets/linux/irq.stp \
+	tapsets/linux/json.stp \
 	tapsets/linux/kprocess.stp \
 	tapsets/linux/kwrite.stp \
 	tapsets/linux/memory.stp \
