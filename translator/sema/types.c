@@ -573,9 +573,12 @@ format_hints(struct typer *t, struct node *n)
 		enum tap_type want = tap_fmt_arg_type(&f, (unsigned int)i - 1);
 		if (want == TAP_T_NONE)
 			break;
-		if (ty(t, args->v[i]) == TY_UNKNOWN)
-			expect(t, args->v[i],
-			       want == TAP_T_STRING ? TY_STRING : TY_LONG);
+		struct node *a = args->v[i];
+		if (ty(t, a) != TY_UNKNOWN)
+			continue;
+		expect(t, a, want == TAP_T_STRING ? TY_STRING : TY_LONG);
+		if (a->kind == N_SYMBOL && a->u.symbol.sym)
+			a->u.symbol.sym->format_typed = true;
 	}
 }
 
@@ -927,6 +930,14 @@ type_round(struct typer *t)
 static void
 settle_unknown(struct typer *t, struct symbol *s)
 {
+	/* Typed by a printf alone and never given a value: most likely a
+	 * variable the probe's alias does not have; worth a word still. */
+	if (s->type != TY_UNKNOWN && s->format_typed && s->nkeys == 0 &&
+	    !s->written && s->kind != SYM_PARAM)
+		diag_warning(D(t), s->decl->loc, "W_NEVER_ASSIGNED",
+			     "%s '%s' is never assigned",
+			     s->kind == SYM_GLOBAL ? "global" : "local",
+			     s->name);
 	if (s->type != TY_UNKNOWN)
 		return;
 	if (s->nkeys == 0 && !s->written && s->kind != SYM_PARAM)
