@@ -5,6 +5,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/macros.stpm \
 	tapsets/ansi.stp \
 	tapsets/assert.stp \
+	tapsets/argv.stp \
 	tapsets/builtins.stp \
 	tapsets/byteorder.stp \
 	tapsets/context.stp \
@@ -12,7 +13,10 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/devnum.stp \
 	tapsets/indent.stp \
 	tapsets/logging.stp \
+	tapsets/json.stpm \
 	tapsets/null.stp \
+	tapsets/prometheus.stp \
+	tapsets/prometheus.stpm \
 	tapsets/oneshot.stp \
 	tapsets/queue_stats.stp \
 	tapsets/random.stp \
@@ -21,6 +25,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/switch_file.stp \
 	tapsets/system.stp \
 	tapsets/timezone.stp \
+	tapsets/this.stp \
 	tapsets/linux/backtrace.stp \
 	tapsets/linux/context.stp \
 	tapsets/linux/conversions.stp \
@@ -29,6 +34,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/inet_sock.stp \
 	tapsets/linux/ioblock.stp \
 	tapsets/linux/irq.stp \
+	tapsets/linux/json.stp \
 	tapsets/linux/kprocess.stp \
 	tapsets/linux/kwrite.stp \
 	tapsets/linux/memory.stp \

@@ -179,9 +179,11 @@ cg_foreach_order(struct cg *g, struct node *n, const char *o)
 		o, n->u.foreach.sort_column < 0 ? 0 : (int)n->u.foreach.sort_dir,
 		n->u.foreach.sort_column < 0 ? 0 : n->u.foreach.sort_column,
 		cg_stat_field(n->u.foreach.sort_aggr), slice, wild);
+	/* A limit of 0 or less runs no iteration, as in SystemTap; the
+	 * runtime's -1 means "no limit", so a negative one becomes 0. */
 	if (n->u.foreach.limit)
-		cg_line(&g->w, "%s.limit = %s;", o,
-			cg_expr(g, n->u.foreach.limit));
+		cg_line(&g->w, "%s.limit = ({ int64_t __l = %s; __l < 0 ? 0 : __l; });",
+			o, cg_expr(g, n->u.foreach.limit));
 }
 
 /* foreach (i in @hist_log(s)): every bucket index, in order. */

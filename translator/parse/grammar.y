@@ -171,9 +171,11 @@ pp_elem:
 	| '{' pp_alts '}'		{ $$ = $2; }
 	;
 
+/* An alternative may end in its own '?', '!' or condition when nothing
+ * follows the braces: kernel.{trace("a")!, trace("b")}. */
 pp_alts:
-	  pp_seq
-	| pp_alts ',' pp_seq		{ $$ = build_points_append(p, &$1, &$3); }
+	  pp
+	| pp_alts ',' pp		{ $$ = build_points_append(p, &$1, &$3); }
 	;
 
 pp_comp:

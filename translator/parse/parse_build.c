@@ -229,13 +229,28 @@ build_points_append(struct parser *p, struct node_list *a, struct node_list *b)
 	return out;
 }
 
-/* a.{b,c} : every sequence of `a` followed by every sequence of `b`. */
+static bool
+point_has_suffix(const struct node *pt)
+{
+	return pt->u.point.optional || pt->u.point.sufficient ||
+	       pt->u.point.cond;
+}
+
+/* a.{b,c} : every sequence of `a` followed by every sequence of `b`.  A
+ * '?', '!' or condition given inside braces belongs to the end of the
+ * point, so only `b`'s may have one. */
 struct node_list
 build_points_product(struct parser *p, struct node_list *a,
 		     struct node_list *b)
 {
 	struct node_list out = { 0 };
 
+	for (int i = 0; i < a->n; i++)
+		if (point_has_suffix(a->v[i])) {
+			diag_error(&p->s->diag, a->v[i]->loc, "E_SYNTAX",
+				   "'?', '!' or a condition may only end a probe point, not come before '.'");
+			break;
+		}
 	for (int i = 0; i < a->n; i++) {
 		for (int j = 0; j < b->n; j++) {
 			struct node *x = a->v[i], *y = b->v[j];
@@ -244,6 +259,9 @@ build_points_product(struct parser *p, struct node_list *a,
 				ast_point_push(A(p), pt, x->u.point.comps[k]);
 			for (int k = 0; k < y->u.point.ncomps; k++)
 				ast_point_push(A(p), pt, y->u.point.comps[k]);
+			pt->u.point.optional = y->u.point.optional;
+			pt->u.point.sufficient = y->u.point.sufficient;
+			pt->u.point.cond = y->u.point.cond;
 			ast_list_push(A(p), &out, pt);
 		}
 	}
@@ -253,15 +271,29 @@ build_points_product(struct parser *p, struct node_list *a,
 	return out;
 }
 
+/* The '?' or '!' (flag 1 or 2) and condition after a point or after one
+ * alternative in braces; those inside braces stay when none is given
+ * after them, and both is an error, as in SystemTap. */
 struct node_list
 build_points_finish(struct parser *p, struct node_list *l, int flag,
 		    struct node *cond)
 {
-	(void)p;
 	for (int i = 0; i < l->n; i++) {
-		l->v[i]->u.point.optional = flag == 1;
-		l->v[i]->u.point.sufficient = flag == 2;
-		l->v[i]->u.point.cond = cond;
+		struct node *pt = l->v[i];
+		if ((flag && (pt->u.point.optional || pt->u.point.sufficient)) ||
+		    (cond && pt->u.point.cond)) {
+			diag_error(&p->s->diag, pt->loc, "E_SYNTAX",
+				   "'%s' given both inside and after the braces",
+				   cond && pt->u.point.cond ? "if" :
+				   flag == 1 ? "?" : "!");
+			break;
+		}
+		if (flag) {
+			pt->u.point.optional = flag == 1;
+			pt->u.point.sufficient = flag == 2;
+		}
+		if (cond)
+			pt->u.point.cond = cond;
 	}
 	return *l;
 }

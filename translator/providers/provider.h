@@ -71,6 +71,15 @@ struct provider {
 	 * false.
 	 */
 	bool (*is_return)(const struct derived_probe *dp);
+	/*
+	 * For a family whose .return probes have no entry half of their
+	 * own: whether `dp` is such a probe, and adding a probe on the
+	 * entry of the same event, with the body and origin of e->cur_*
+	 * (elab_add_probe).  Then each @entry(x) in `dp` is a value the
+	 * entry half saves per thread (sema/entry_split.c).  Default: none.
+	 */
+	bool (*needs_entry_half)(const struct derived_probe *dp);
+	void (*add_entry_half)(struct elab *e, struct derived_probe *dp);
 	/* $$name of `dp` (without "$$") when the provider knows it as a
 	 * constant string ($$name of a .plt stub), else NULL. */
 	const char *(*meta_string)(const struct derived_probe *dp,

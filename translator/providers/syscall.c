@@ -8,7 +8,8 @@
  * dispatched by syscall number through a table, so naming more syscalls
  * costs nothing per event beyond the lookup. Context variables: $nr, the
  * syscall's arguments by their kernel names and as $arg1..$arg6 (all long:
- * pointers are addresses), and $return on .return.
+ * pointers are addresses), and $return on .return.  @entry(x) in a
+ * .return probe: an entry-half probe saves x (sema/entry_split.c).
  *
  * What the emitted C may assume (kernel module only): the sys_enter and
  * sys_exit callbacks are rows of the tracepoint table (tracepoint.c),
@@ -305,6 +306,27 @@ syscall_target_expr(struct cg *g, enum backend b,
 	return cg_fmt(g, "(((int64_t *)c->probe_data)[%d])", cv->arg_index);
 }
 
+/* A .return probe's @entry values come from a probe on the same
+ * syscall's entry (sema/entry_split.c): sys_exit has no entry half. */
+static bool
+syscall_needs_entry_half(const struct derived_probe *dp)
+{
+	return ((const struct pdata_syscall *)dp->pdata)->is_return;
+}
+
+static void
+syscall_add_entry_half(struct elab *e, struct derived_probe *dp)
+{
+	const struct pdata_syscall *ret = dp->pdata;
+	struct pdata_syscall *pd = arena_alloc(e->s->arena, sizeof(*pd));
+
+	*pd = *ret;
+	pd->is_return = false;
+	elab_add_probe(e, dp->point,
+		       arena_printf(e->s->arena, "kernel.syscall(\"%s\")",
+				    pd->name), pd);
+}
+
 static const char *const syscall_shapes[] = {
 	"kernel.syscall(STRING)", "kernel.syscall(STRING).return", NULL,
 };
@@ -319,4 +341,6 @@ const struct provider provider_syscall = {
 	.shapes = syscall_shapes,
 	.emit_code = syscall_code,
 	.target_expr = syscall_target_expr,
+	.needs_entry_half = syscall_needs_entry_half,
+	.add_entry_half = syscall_add_entry_half,
 };

@@ -65,6 +65,9 @@ struct elab *elab_new(struct session *s);
 /* elaborate.c: derive the probes of one N_PROBE; false after errors. */
 bool elab_derive_probe(struct elab *e, struct node *probe);
 
+/* entry_split.c: @entry in .return probes whose family needs an entry
+ * half added (before resolve_program). */
+void entry_split_program(struct elab *e);
 /* resolve.c: bind names in every probe and pulled-in function. */
 bool resolve_program(struct elab *e);
 /* privilege.c: whether --privilege allows `p`'s probes at concrete

@@ -576,6 +576,86 @@ collect_embeds(struct elab *e)
 	collect_embeds_of(e, e->s->user_file, &cap);
 }
 
+/* ---- the library's own probes ---- */
+
+struct name_search {
+	const char *name;
+	enum node_kind kind;	/* N_SYMBOL or N_CALL */
+	bool found;
+};
+
+static bool
+find_name(struct node *n, void *ctx)
+{
+	struct name_search *ns = ctx;
+
+	if (n->kind == ns->kind &&
+	    strcmp(ns->kind == N_CALL ? n->u.call.name : n->u.symbol.name,
+		   ns->name) == 0)
+		ns->found = true;
+	return !ns->found;
+}
+
+/* Whether the script names `name` as a variable (kind N_SYMBOL) or calls
+ * it (N_CALL), in its probes as derived (with their aliases' code and
+ * macros) or its functions; a script global of that name is its own. */
+static bool
+script_names(struct elab *e, const char *name, enum node_kind kind)
+{
+	struct file_ast *f = e->s->user_file;
+	struct name_search ns = { name, kind, false };
+
+	for (int i = 0; i < f->items.n; i++) {
+		struct node *n = f->items.v[i];
+		if (kind == N_SYMBOL && n->kind == N_GLOBAL &&
+		    strcmp(n->u.global.name, name) == 0)
+			return false;
+		if (n->kind == N_FUNCTION)
+			ast_walk(n->u.function.body, find_name, NULL, &ns);
+	}
+	for (int i = 0; i < e->prog->nprobes && !ns.found; i++) {
+		ast_walk(e->prog->probes[i]->body, find_name, NULL, &ns);
+		ast_walk(e->prog->probes[i]->cond, find_name, NULL, &ns);
+	}
+	return ns.found;
+}
+
+static bool
+library_file_used(struct elab *e, struct file_ast *f)
+{
+	for (int j = 0; j < f->items.n; j++) {
+		struct node *n = f->items.v[j];
+		if ((n->kind == N_GLOBAL &&
+		     script_names(e, n->u.global.name, N_SYMBOL)) ||
+		    (n->kind == N_FUNCTION &&
+		     script_names(e, n->u.function.name, N_CALL)))
+			return true;
+	}
+	return false;
+}
+
+/* A library file's probes run when the script uses one of the file's
+ * globals or functions: they set them up (argv.stp's begin probe fills
+ * argv) or serve them (json.stp's metadata.json). */
+static bool
+derive_library_probes(struct elab *e)
+{
+	bool ok = true;
+
+	for (int i = 0; i < e->s->nlibrary; i++) {
+		struct file_ast *f = e->s->library[i];
+		bool has_probes = false;
+		for (int j = 0; j < f->items.n; j++)
+			has_probes |= f->items.v[j]->kind == N_PROBE;
+		if (!has_probes || !library_file_used(e, f))
+			continue;
+		for (int j = 0; j < f->items.n; j++)
+			if (f->items.v[j]->kind == N_PROBE)
+				ok &= elab_derive_probe(e, f->items.v[j]);
+	}
+	return ok;
+}
+
 bool
 pass_elaborate(struct session *s)
 {
@@ -588,6 +668,8 @@ pass_elaborate(struct session *s)
 	for (int i = 0; i < f->items.n; i++)
 		if (f->items.v[i]->kind == N_PROBE)
 			ok &= elab_derive_probe(e, f->items.v[i]);
+	if (ok)
+		ok = derive_library_probes(e);
 	collect_embeds(e);
 	if (!ok || s->diag.errors)
 		return false;
@@ -600,6 +682,7 @@ pass_elaborate(struct session *s)
 		optimize_fold_early(e);
 		optimize_pure_statements(e);
 	}
+	entry_split_program(e);
 	if (!resolve_program(e) || !privilege_check_program(e))
 		return false;
 	if (!s->opts.unoptimized)

@@ -1,7 +1,7 @@
 ## translator/sema/local.mk -- pass 2, elaboration: pulling in what a
 ## script uses of the tapset library (parsed by pass 1, parse/tapset.h),
 ## probe aliases and wildcards (elaborate.c, point_glob.c),
-## names (resolve.c), $target variables (resolve_tvar.c, tvar_*.c),
+## @entry in syscall returns (entry_split.c), names (resolve.c), $target variables (resolve_tvar.c, tvar_*.c),
 ## types (types.c), the builtin signatures (builtins.c), --privilege
 ## (privilege.c), checks and
 ## dropping unused code (checks.c, optimize.c), -p2 (sema_print.c).
@@ -17,6 +17,7 @@ translator_libtapc_a_SOURCES += \
 	translator/sema/checks.c \
 	translator/sema/elab.h \
 	translator/sema/elaborate.c \
+	translator/sema/entry_split.c \
 	translator/sema/optimize.c \
 	translator/sema/point_glob.c \
 	translator/sema/point_glob.h \

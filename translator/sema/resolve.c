@@ -522,8 +522,15 @@ check_target_write(struct resolver *r, struct node *lhs)
 static void
 check_entry(struct resolver *r, struct node *n)
 {
+	const struct provider *p = r->dp ? r->dp->provider : NULL;
+
 	if (provider_is_return(r->dp))
 		return;
+	if (p && p->needs_entry_half && p->needs_entry_half(r->dp)) {
+		diag_error(&r->e->s->diag, n->loc, "E_ENTRY_CONTEXT",
+			   "@entry here takes only context variables, constants and function calls, and not in a probe condition");
+		return;
+	}
 	diag_error(&r->e->s->diag, n->loc, "E_ENTRY_CONTEXT",
 		   "@entry is only meaningful in a .return probe");
 }

@@ -44,6 +44,7 @@ struct symbol {
 	struct node *init;		/* global's initializer, or NULL */
 	int index;			/* slot among its kind's storage */
 	bool read, written;
+	bool format_typed;		/* its type came from a printf directive */
 	bool is_private;
 	const char *cmdline_value;	/* -G name=value */
 	const char *c_name;		/* identifier the generated C uses */

@@ -10,6 +10,8 @@
  */
 #include <string.h>
 
+#include "runtime/core/format.h"
+#include "translator/parse/strlit.h"
 #include "translator/sema/builtins.h"
 #include "translator/sema/elab.h"
 #include "translator/sema/tvar_access.h"
@@ -122,6 +124,14 @@ expect(struct typer *t, struct node *n, enum type want)
 		if (n->u.call.fn && n->u.call.fn->ret == TY_UNKNOWN) {
 			n->u.call.fn->ret = want;
 			t->changed = true;
+		}
+		/* A builtin with no value (exit(), error()) where a number
+		 * goes, as in `n && exit()`: SystemTap leaves its type open
+		 * and accepts it; its value is 0 (codegen_builtin.c). */
+		if (n->u.call.builtin && n->u.call.builtin->ret == TY_VOID &&
+		    want == TY_LONG) {
+			ty(t, n);
+			return;
 		}
 		break;
 	case N_TERNARY:
@@ -537,6 +547,41 @@ ty_assign(struct typer *t, struct node *n)
 	return rt != TY_UNKNOWN ? rt : lt;
 }
 
+/* printf("%s = %d", n, a[n]) also types n and a[n] when nothing else
+ * does (SystemTap reads types from the directives; a script whose only
+ * writes are in optional probes that matched nothing needs it). Only
+ * arguments of unknown type: a mismatch is checks.c's to report. */
+static void
+format_hints(struct typer *t, struct node *n)
+{
+	struct node_list *args = &n->u.call.args;
+	size_t len;
+	unsigned int off = 0;
+
+	if (args->n < 2 || args->v[0]->kind != N_STRING ||
+	    (strcmp(n->u.call.name, "printf") != 0 &&
+	     strcmp(n->u.call.name, "sprintf") != 0))
+		return;
+	const char *fmt = strlit_unescape(t->e->s->arena, args->v[0]->u.string.raw, &len);
+	unsigned int max = tap_fmt_count_pieces(fmt) + 1;
+	struct tap_fmt_piece *pieces = arena_alloc(t->e->s->arena, sizeof(*pieces) * max);
+	struct tap_fmt f;
+
+	if (tap_fmt_compile(&f, fmt, pieces, max, &off) != TAP_OK)
+		return;
+	for (int i = 1; i < args->n; i++) {
+		enum tap_type want = tap_fmt_arg_type(&f, (unsigned int)i - 1);
+		if (want == TAP_T_NONE)
+			break;
+		struct node *a = args->v[i];
+		if (ty(t, a) != TY_UNKNOWN)
+			continue;
+		expect(t, a, want == TAP_T_STRING ? TY_STRING : TY_LONG);
+		if (a->kind == N_SYMBOL && a->u.symbol.sym)
+			a->u.symbol.sym->format_typed = true;
+	}
+}
+
 static enum type
 ty_call(struct typer *t, struct node *n)
 {
@@ -564,6 +609,7 @@ ty_call(struct typer *t, struct node *n)
 			expect(t, n->u.call.args.v[i], b->params[i]);
 		return b->ret;
 	}
+	format_hints(t, n);
 	if (strncmp(name, "sprint", 6) == 0)
 		return TY_STRING;
 	return TY_VOID;
@@ -884,6 +930,14 @@ type_round(struct typer *t)
 static void
 settle_unknown(struct typer *t, struct symbol *s)
 {
+	/* Typed by a printf alone and never given a value: most likely a
+	 * variable the probe's alias does not have; worth a word still. */
+	if (s->type != TY_UNKNOWN && s->format_typed && s->nkeys == 0 &&
+	    !s->written && s->kind != SYM_PARAM)
+		diag_warning(D(t), s->decl->loc, "W_NEVER_ASSIGNED",
+			     "%s '%s' is never assigned",
+			     s->kind == SYM_GLOBAL ? "global" : "local",
+			     s->name);
 	if (s->type != TY_UNKNOWN)
 		return;
 	if (s->nkeys == 0 && !s->written && s->kind != SYM_PARAM)
