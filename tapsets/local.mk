@@ -30,5 +30,6 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/tcp.stp \
 	tapsets/linux/time.stp \
 	tapsets/linux/ucontext.stp \
+	tapsets/linux/vm.stp \
 	tapsets/linux/timer.stp \
 	tapsets/linux/vfs.stp
