@@ -14,6 +14,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/conversions.stp \
 	tapsets/linux/dentry.stp \
 	tapsets/linux/errno.stp \
+	tapsets/linux/inet.stp \
 	tapsets/linux/ioblock.stp \
 	tapsets/linux/irq.stp \
 	tapsets/linux/kprocess.stp \
@@ -32,4 +33,5 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/ucontext.stp \
 	tapsets/linux/vm.stp \
 	tapsets/linux/timer.stp \
+	tapsets/linux/udp.stp \
 	tapsets/linux/vfs.stp
