@@ -16,6 +16,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/errno.stp \
 	tapsets/linux/inet.stp \
 	tapsets/linux/ioblock.stp \
+	tapsets/linux/ioblock_trace.stp \
 	tapsets/linux/irq.stp \
 	tapsets/linux/kprocess.stp \
 	tapsets/linux/kwrite.stp \
