@@ -14,6 +14,7 @@
 #include "probes_timer.c"
 #include "probes_tracepoint.c"
 #include "probes_kprobe.c"
+#include "probes_netfilter.c"
 #include "mmlock.c"
 #include "dpath.c"
 #include "umaps.c"

@@ -29,6 +29,7 @@
 	X(dwarf)	/* kernel.function: DWARF, else BTF (kfunc.c) */ \
 	X(process) \
 	X(procfs) \
+	X(netfilter) \
 	X(unsupported)	/* last: recognises the rest by name */
 
 #define PROVIDER_DECLARE(name) extern const struct provider provider_##name;

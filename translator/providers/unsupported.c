@@ -18,7 +18,6 @@ static const struct {
 	{ "module", NULL, "module(...) probes" },	/* but .function and
 							 * .statement: dwarf.c */
 	{ "perf", NULL, "perf probes" },
-	{ "netfilter", NULL, "netfilter probes" },
 	{ "java", NULL, "java probes" },
 	{ "python2", NULL, "python probes" },
 	{ "python3", NULL, "python probes" },
