@@ -22,6 +22,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/kwrite.stp \
 	tapsets/linux/memory.stp \
 	tapsets/linux/netdev.stp \
+	tapsets/linux/netfilter.stp \
 	tapsets/linux/registers.stp \
 	tapsets/linux/scheduler.stp \
 	tapsets/linux/signal.stp \
