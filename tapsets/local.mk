@@ -23,6 +23,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/memory.stp \
 	tapsets/linux/netdev.stp \
 	tapsets/linux/netfilter.stp \
+	tapsets/linux/nfsd.stp \
 	tapsets/linux/registers.stp \
 	tapsets/linux/scheduler.stp \
 	tapsets/linux/signal.stp \
