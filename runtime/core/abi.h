@@ -59,6 +59,7 @@ struct tap_profile_probe;	/* the kernel's (runtime/linux/probes.h) */
 struct tap_tracepoint_probe;
 struct tap_kprobe_probe;
 struct tap_netfilter_probe;
+struct tap_hwbkpt_probe;
 struct tap_procfs_file;		/* runtime/linux/procfs.h */
 
 /* The script, as the platform runs it: `tap_module`, generated. */
@@ -83,6 +84,8 @@ struct tap_module_desc {
 	size_t n_kprobes;
 	struct tap_netfilter_probe *netfilters;
 	size_t n_netfilters;
+	struct tap_hwbkpt_probe *hwbkpts;
+	size_t n_hwbkpts;
 	/* procfs("PATH") files and the directories under the module's that
 	 * their paths need, parents first */
 	struct tap_procfs_file *procfs;

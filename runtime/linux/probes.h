@@ -1,7 +1,7 @@
 /*
  * probes.h -- the kernel's probe records: what generated code fills in for
  * the families only the kernel has (timer.profile, tracepoints, kprobes,
- * netfilter hooks),
+ * netfilter hooks, hardware watchpoints),
  * beside core/abi.h's struct tap_module_desc (named tap_module), which
  * lists every probe of the script by provider.
  *
@@ -86,6 +86,22 @@ struct tap_netfilter_probe {
 };
 
 /*
+ * kernel.data("sym"|ADDR)[.length(N)].write/.rw: a hardware watchpoint on
+ * every CPU (register_wide_hw_breakpoint).  The runtime's handler enters
+ * the context with c->regs the registers of the access; it runs in the
+ * debug exception, like an NMI.
+ */
+struct tap_hwbkpt_probe {
+	struct tap_probe probe;
+	const char *symbol;	/* "sym" (a tap_ksym name), or NULL */
+	unsigned long addr;	/* the address when symbol is NULL */
+	int len;		/* 1, 2, 4 or 8 bytes */
+	bool rw;		/* reads too, not only writes */
+	/* runtime */
+	struct perf_event * __percpu *bp;
+};
+
+/*
  * kprobe.function("sym")[.return]: c->regs holds the registers.  For a
  * .return probe, entry_handler (optional) runs at function entry, and both
  * it and the return handler find the same data_size bytes of per-call
@@ -118,6 +134,8 @@ void tap_tracepoints_disarm(struct tap_tracepoint_probe *t, size_t n);
 int tap_kprobes_arm(struct tap_kprobe_probe *k, size_t n);
 void tap_kprobes_disarm(struct tap_kprobe_probe *k, size_t n);
 int tap_netfilters_arm(struct tap_netfilter_probe *f, size_t n);
+int tap_hwbkpts_arm(struct tap_hwbkpt_probe *h, size_t n);
+void tap_hwbkpts_disarm(struct tap_hwbkpt_probe *h, size_t n);
 void tap_netfilters_disarm(struct tap_netfilter_probe *f, size_t n);
 u64 tap_kprobes_missed(struct tap_kprobe_probe *k, size_t n);
 

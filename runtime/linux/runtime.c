@@ -15,6 +15,7 @@
 #include "probes_tracepoint.c"
 #include "probes_kprobe.c"
 #include "probes_netfilter.c"
+#include "probes_hwbkpt.c"
 #include "mmlock.c"
 #include "dpath.c"
 #include "umaps.c"

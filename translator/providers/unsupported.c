@@ -13,7 +13,6 @@ static const struct {
 	const char *first, *second;	/* second NULL: any */
 	const char *what;
 } families[] = {
-	{ "kernel", "data", "kernel.data (watchpoints)" },
 	{ "kernel", "mark", "kernel.mark" },
 	{ "module", NULL, "module(...) probes" },	/* but .function and
 							 * .statement: dwarf.c */
