@@ -27,6 +27,8 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/probes_timer.c \
 	runtime/linux/probes_tracepoint.c \
 	runtime/linux/probes_kprobe.c \
+	runtime/linux/probes_netfilter.c \
+	runtime/linux/probes_hwbkpt.c \
 	runtime/linux/mmlock.h \
 	runtime/linux/mmlock.c \
 	runtime/linux/dpath.h \

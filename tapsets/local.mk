@@ -32,13 +32,17 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/dentry.stp \
 	tapsets/linux/errno.stp \
 	tapsets/linux/inet_sock.stp \
+	tapsets/linux/inet.stp \
 	tapsets/linux/ioblock.stp \
+	tapsets/linux/ioblock_trace.stp \
 	tapsets/linux/irq.stp \
 	tapsets/linux/json.stp \
 	tapsets/linux/kprocess.stp \
 	tapsets/linux/kwrite.stp \
 	tapsets/linux/memory.stp \
 	tapsets/linux/netdev.stp \
+	tapsets/linux/netfilter.stp \
+	tapsets/linux/nfsd.stp \
 	tapsets/linux/registers.stp \
 	tapsets/linux/scheduler.stp \
 	tapsets/linux/sigaction.stp \
@@ -52,5 +56,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/tcp.stp \
 	tapsets/linux/time.stp \
 	tapsets/linux/ucontext.stp \
+	tapsets/linux/vm.stp \
 	tapsets/linux/timer.stp \
+	tapsets/linux/udp.stp \
 	tapsets/linux/vfs.stp

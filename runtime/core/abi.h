@@ -7,8 +7,8 @@
  * into generated code.
  *
  * Each platform includes this from its probes header; families only one
- * platform has (tracepoints, kprobes, procfs files) stay in that
- * platform's headers, and the descriptor points at them.  Generated code
+ * platform has (tracepoints, kprobes, netfilter hooks, procfs files) stay
+ * in that platform's headers, and the descriptor points at them.  Generated code
  * leaves every field marked "runtime" zero.
  * Must not: include anything but platform.h, or name a kernel type.
  */
@@ -58,6 +58,8 @@ struct tap_global_param;	/* core/handler.h */
 struct tap_profile_probe;	/* the kernel's (runtime/linux/probes.h) */
 struct tap_tracepoint_probe;
 struct tap_kprobe_probe;
+struct tap_netfilter_probe;
+struct tap_hwbkpt_probe;
 struct tap_procfs_file;		/* runtime/linux/procfs.h */
 
 /* The script, as the platform runs it: `tap_module`, generated. */
@@ -80,6 +82,10 @@ struct tap_module_desc {
 	size_t n_tracepoints;
 	struct tap_kprobe_probe *kprobes;
 	size_t n_kprobes;
+	struct tap_netfilter_probe *netfilters;
+	size_t n_netfilters;
+	struct tap_hwbkpt_probe *hwbkpts;
+	size_t n_hwbkpts;
 	/* procfs("PATH") files and the directories under the module's that
 	 * their paths need, parents first */
 	struct tap_procfs_file *procfs;

@@ -132,6 +132,8 @@ tap_disarm_all(void)
 {
 	tap_uprobes_disarm();
 	tap_kprobes_disarm(tap_module.kprobes, tap_module.n_kprobes);
+	tap_netfilters_disarm(tap_module.netfilters, tap_module.n_netfilters);
+	tap_hwbkpts_disarm(tap_module.hwbkpts, tap_module.n_hwbkpts);
 	tap_tracepoints_disarm(tap_module.tracepoints,
 			       tap_module.n_tracepoints);
 	tap_timers_disarm(tap_module.timers, tap_module.n_timers);
@@ -152,6 +154,11 @@ tap_arm_all(void)
 					  tap_module.n_tracepoints);
 	if (!ret)
 		ret = tap_kprobes_arm(tap_module.kprobes, tap_module.n_kprobes);
+	if (!ret)
+		ret = tap_netfilters_arm(tap_module.netfilters,
+					 tap_module.n_netfilters);
+	if (!ret)
+		ret = tap_hwbkpts_arm(tap_module.hwbkpts, tap_module.n_hwbkpts);
 	if (ret)
 		tap_disarm_all();
 	return ret;

@@ -1,6 +1,7 @@
 /*
  * probes.h -- the kernel's probe records: what generated code fills in for
- * the families only the kernel has (timer.profile, tracepoints, kprobes),
+ * the families only the kernel has (timer.profile, tracepoints, kprobes,
+ * netfilter hooks, hardware watchpoints),
  * beside core/abi.h's struct tap_module_desc (named tap_module), which
  * lists every probe of the script by provider.
  *
@@ -19,6 +20,7 @@
 #include <linux/hrtimer.h>
 #include <linux/kprobes.h>
 #include <linux/tracepoint.h>
+#include <linux/netfilter.h>
 #include "../core/core.h"
 #include "context.h"	/* struct tap_global_param, via core/handler.h */
 
@@ -58,6 +60,48 @@ struct tap_tracepoint_probe {
 };
 
 /*
+ * netfilter.hook("H").pf("P")[.priority("N")]: a netfilter hook in the
+ * initial network namespace.  The runtime's hook function enters the
+ * context and gives the handler c->probe_data, an int64_t array of
+ * TAP_NF_SLOTS (below); the verdict slot, NF_ACCEPT unless the handler
+ * (in guru mode) sets it, is what the hook returns.
+ */
+#define TAP_NF_HOOKNUM	0
+#define TAP_NF_SKB	1
+#define TAP_NF_IN	2
+#define TAP_NF_OUT	3
+#define TAP_NF_STATE	4
+#define TAP_NF_VERDICT	5
+#define TAP_NF_PF	6
+#define TAP_NF_SLOTS	7
+
+struct tap_netfilter_probe {
+	struct tap_probe probe;
+	int pf;			/* NFPROTO_* */
+	int hooknum;		/* NF_INET_* and the like */
+	int priority;
+	/* runtime */
+	struct nf_hook_ops ops;
+	bool armed;
+};
+
+/*
+ * kernel.data("sym"|ADDR)[.length(N)].write/.rw: a hardware watchpoint on
+ * every CPU (register_wide_hw_breakpoint).  The runtime's handler enters
+ * the context with c->regs the registers of the access; it runs in the
+ * debug exception, like an NMI.
+ */
+struct tap_hwbkpt_probe {
+	struct tap_probe probe;
+	const char *symbol;	/* "sym" (a tap_ksym name), or NULL */
+	unsigned long addr;	/* the address when symbol is NULL */
+	int len;		/* 1, 2, 4 or 8 bytes */
+	bool rw;		/* reads too, not only writes */
+	/* runtime */
+	struct perf_event * __percpu *bp;
+};
+
+/*
  * kprobe.function("sym")[.return]: c->regs holds the registers.  For a
  * .return probe, entry_handler (optional) runs at function entry, and both
  * it and the return handler find the same data_size bytes of per-call
@@ -89,6 +133,10 @@ int tap_tracepoints_arm(struct tap_tracepoint_probe *t, size_t n);
 void tap_tracepoints_disarm(struct tap_tracepoint_probe *t, size_t n);
 int tap_kprobes_arm(struct tap_kprobe_probe *k, size_t n);
 void tap_kprobes_disarm(struct tap_kprobe_probe *k, size_t n);
+int tap_netfilters_arm(struct tap_netfilter_probe *f, size_t n);
+int tap_hwbkpts_arm(struct tap_hwbkpt_probe *h, size_t n);
+void tap_hwbkpts_disarm(struct tap_hwbkpt_probe *h, size_t n);
+void tap_netfilters_disarm(struct tap_netfilter_probe *f, size_t n);
 u64 tap_kprobes_missed(struct tap_kprobe_probe *k, size_t n);
 
 /* For generated tracepoint callbacks. */

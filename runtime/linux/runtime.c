@@ -14,6 +14,8 @@
 #include "probes_timer.c"
 #include "probes_tracepoint.c"
 #include "probes_kprobe.c"
+#include "probes_netfilter.c"
+#include "probes_hwbkpt.c"
 #include "mmlock.c"
 #include "dpath.c"
 #include "umaps.c"

@@ -15,6 +15,16 @@
  *   kworkload tick N MS       N times: getppid(), sleep MS milliseconds
  *   kworkload spin MS         burn MS milliseconds of CPU in user mode
  *   kworkload asuser CMD...   run CMD as uid/gid 65534 (nobody)
+ *   kworkload udp N PORT      send N one-byte datagrams on a UDP socket
+ *                             connected to 127.0.0.1:PORT, where another
+ *                             socket receives them (send errors, such as
+ *                             a packet a netfilter hook dropped, ignored)
+ *   kworkload tcp PORT        connect to a listening socket on
+ *                             127.0.0.1:PORT, send one byte, close both
+ *   kworkload writev N        N writev() calls to /dev/null, each with
+ *                             iovecs of 1, 2 and 3 bytes
+ *   kworkload mmap N          mmap N anonymous pages, write to each once,
+ *                             munmap them
  *
  * Raw syscall() calls, so that the C library adds or changes nothing.
  */
@@ -25,6 +35,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -135,6 +148,82 @@ spin(long ms)
 	} while (now_ms() < end);
 }
 
+/* Datagrams to 127.0.0.1:port on a connected socket, so that the socket
+ * itself holds both ends' addresses.  A socket bound to the port receives
+ * them (unread): with nobody there, each arriving datagram's ICMP "port
+ * unreachable" would fail the connected socket's next send. */
+static void
+udp_sends(long n, int port)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET,
+				  .sin_port = htons(port) };
+	int rx = socket(AF_INET, SOCK_DGRAM, 0);
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (rx < 0 || bind(rx, (struct sockaddr *)&to, sizeof(to)) != 0 ||
+	    fd < 0 || connect(fd, (struct sockaddr *)&to, sizeof(to)) != 0) {
+		perror("kworkload: udp");
+		exit(2);
+	}
+	for (long i = 0; i < n; i++)
+		(void)syscall(SYS_sendto, fd, "x", 1, 0, NULL, 0);
+	close(fd);
+	close(rx);
+}
+
+/* One TCP connection over lo: handshake, one byte of data, close. */
+static void
+tcp_once(int port)
+{
+	struct sockaddr_in at = { .sin_family = AF_INET,
+				  .sin_port = htons(port) };
+	int one = 1, ls = socket(AF_INET, SOCK_STREAM, 0);
+	int cs = socket(AF_INET, SOCK_STREAM, 0), as;
+	char c;
+
+	at.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (ls < 0 || cs < 0 ||
+	    bind(ls, (struct sockaddr *)&at, sizeof(at)) != 0 ||
+	    listen(ls, 1) != 0 ||
+	    connect(cs, (struct sockaddr *)&at, sizeof(at)) != 0 ||
+	    (as = accept(ls, NULL, NULL)) < 0 || write(cs, "x", 1) != 1 ||
+	    read(as, &c, 1) != 1) {
+		perror("kworkload: tcp");
+		exit(2);
+	}
+	close(cs);
+	close(as);
+	close(ls);
+}
+
+static void
+writev_calls(long n)
+{
+	struct iovec iov[3] = { { buf, 1 }, { buf, 2 }, { buf, 3 } };
+	long fd = syscall(SYS_openat, AT_FDCWD, "/dev/null", O_WRONLY);
+
+	for (long i = 0; i < n; i++)
+		syscall(SYS_writev, fd, iov, 3);
+}
+
+static void
+mmap_touch(long pages)
+{
+	long size = pages * 4096;
+	char *p = (char *)syscall(SYS_mmap, NULL, size, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("kworkload: mmap");
+		exit(2);
+	}
+	for (long i = 0; i < pages; i++)
+		((volatile char *)p)[i * 4096] = 1;
+	syscall(SYS_munmap, p, size);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -171,8 +260,16 @@ main(int argc, char **argv)
 			syscall(SYS_write, fd, buf,
 				n - done < (long)sizeof(buf) ? n - done
 							      : (long)sizeof(buf));
-	} else {
-		fprintf(stderr, "usage: kworkload openmissing|argstr|fork|write|getppid|tick|spin N [MS] | asuser CMD...\n");
+	} else if (argc >= 4 && strcmp(argv[1], "udp") == 0)
+		udp_sends(n, atoi(argv[3]));
+	else if (argc >= 3 && strcmp(argv[1], "tcp") == 0)
+		tcp_once(atoi(argv[2]));
+	else if (argc >= 3 && strcmp(argv[1], "writev") == 0)
+		writev_calls(n);
+	else if (argc >= 3 && strcmp(argv[1], "mmap") == 0)
+		mmap_touch(n);
+	else {
+		fprintf(stderr, "usage: kworkload openmissing|argstr|fork|write|getppid|tick|spin N [MS] | udp N PORT | tcp PORT | writev N | mmap N | asuser CMD...\n");
 		return 2;
 	}
 	return 0;

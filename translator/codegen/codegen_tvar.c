@@ -414,6 +414,9 @@ store_register(struct cg *g, const struct ta_base *b)
 			cg_fmt(g, "c->regs->%s", arg_register(b->index)) : NULL;
 	case TA_BASE_REG:
 		return cg_fmt(g, "c->regs->%s", b->reg);
+	case TA_BASE_SLOT:	/* the provider reads it back (netfilter's
+				 * verdict) */
+		return cg_fmt(g, "((int64_t *)c->probe_data)[%d]", b->index);
 	default:
 		return NULL;
 	}

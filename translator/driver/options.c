@@ -112,6 +112,7 @@ enum {
 	OPT_DUMP_PROBE_TYPES,
 	OPT_DUMP_PROBE_ALIASES,
 	OPT_LDD,
+	OPT_ALL_MODULES,
 	OPT_EXPLAIN,
 };
 
@@ -131,6 +132,7 @@ static const struct option long_options[] = {
 	{ "dump-probe-types", no_argument, NULL, OPT_DUMP_PROBE_TYPES },
 	{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_PROBE_ALIASES },
 	{ "ldd", no_argument, NULL, OPT_LDD },
+	{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
 	{ "explain", required_argument, NULL, OPT_EXPLAIN },
 	{ NULL, 0, NULL, 0 },
 };
@@ -524,6 +526,11 @@ handle_option(struct parse_state *ps, int c, const char *arg)
 	case 'x': return opt_pid(ps, arg);
 	case 'd': push_sym_file(ps, arg); return true;
 	case OPT_LDD: o->ldd = true; return true;
+	/* stap needs --all-modules to name addresses inside modules the
+	 * script does not probe; tapc's kernel symbols come from kallsyms at
+	 * run time, which always covers every loaded module, so the option
+	 * asks for what is already done. */
+	case OPT_ALL_MODULES: return true;
 	case 'o': o->output_file = arg; return true;
 	case 'b': o->bulk_mode = true; return true;
 	case 's': return opt_buffer_size(ps, arg);
@@ -750,6 +757,7 @@ static const char help_text[] =
 "  -d PATH               name and unwind user addresses in PATH (a program or\n"
 "                        library) in ubacktrace() and usymname()\n"
 "  --ldd                 and in the shared libraries of probed programs\n"
+"  --all-modules         name addresses in every kernel module (always done)\n"
 "  -o FILE               write the script's output to FILE\n"
 "  -b                    bulk mode: write one output file per CPU\n"
 "  -s NUM                use NUM megabytes of output buffer per CPU\n"

@@ -10,10 +10,12 @@ translator_libtapc_a_SOURCES += \
 	translator/providers/dwarf.c \
 	translator/providers/dwarf_access.c \
 	translator/providers/dwarf_access.h \
+	translator/providers/hwbkpt.c \
 	translator/providers/kfunc.c \
 	translator/providers/kfunc.h \
 	translator/providers/kprobe.c \
 	translator/providers/kprobe.h \
+	translator/providers/netfilter.c \
 	translator/providers/pdata.h \
 	translator/providers/process.c \
 	translator/providers/process.h \

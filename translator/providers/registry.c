@@ -29,6 +29,8 @@
 	X(dwarf)	/* kernel.function: DWARF, else BTF (kfunc.c) */ \
 	X(process) \
 	X(procfs) \
+	X(netfilter) \
+	X(hwbkpt)	/* kernel.data */ \
 	X(unsupported)	/* last: recognises the rest by name */
 
 #define PROVIDER_DECLARE(name) extern const struct provider provider_##name;

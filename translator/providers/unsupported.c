@@ -13,12 +13,10 @@ static const struct {
 	const char *first, *second;	/* second NULL: any */
 	const char *what;
 } families[] = {
-	{ "kernel", "data", "kernel.data (watchpoints)" },
 	{ "kernel", "mark", "kernel.mark" },
 	{ "module", NULL, "module(...) probes" },	/* but .function and
 							 * .statement: dwarf.c */
 	{ "perf", NULL, "perf probes" },
-	{ "netfilter", NULL, "netfilter probes" },
 	{ "java", NULL, "java probes" },
 	{ "python2", NULL, "python probes" },
 	{ "python3", NULL, "python probes" },

@@ -174,8 +174,9 @@ ta_writable(const struct ta_access *t, const char **why)
 	}
 	if (t->nsteps == 0 && !t->result.bit_size &&
 	    (b->kind == TA_BASE_REG || b->kind == TA_BASE_ARG ||
-	     b->kind == TA_BASE_RETURN))
-		return true;
+	     b->kind == TA_BASE_RETURN || b->kind == TA_BASE_SLOT))
+		return true;	/* a slot: only where the provider made the
+				 * variable writable (netfilter's $verdict) */
 	if (t->nsteps == 0 && t->result.bit_size &&
 	    (b->kind == TA_BASE_REG || b->kind == TA_BASE_ARG))
 		return true;	/* a member of a struct in a register */
