@@ -12,6 +12,7 @@ TAPRUN_SOURCES = \
 	loader/session_lock.c \
 	loader/modinfo.c \
 	loader/privilege.c \
+	loader/owner.c \
 	loader/ksyms.c \
 	loader/timezone.c \
 	loader/target.c \

@@ -149,6 +149,13 @@ taprun_split_assigns(struct taprun_opts *o, char *blob, size_t size,
 		a = o->assigns[i];
 		eq = strchr(a, '=');
 		snprintf(name, sizeof(name), "%.*s", (int)(eq - a), a);
+		/* taprun's own parameters: -G __tap_owner_uid=0 would let a
+		 * stapusr user see root's processes, -G __tap_ksyms=...
+		 * hand the module addresses of the user's choosing */
+		if (strncmp(name, "__tap_", 6) == 0) {
+			taprun_err("-G %s: the module parameters named __tap_* are taprun's own", a);
+			return -EINVAL;
+		}
 		if (taprun_modinfo_has_param(o->module, name)) {
 			if (taprun_params_add(&o->params, a))
 				return -EINVAL;
@@ -551,6 +558,8 @@ taprun_run(struct taprun_session *s)
 		ret = taprun_ksyms_param(s->o->module, &s->o->params);
 	if (!ret)
 		ret = taprun_tz_params(s->o->module, &s->o->params);
+	if (!ret)
+		ret = taprun_owner_param(s->o->module, &s->o->params);
 	if (ret)
 		return ret;
 	ret = taprun_session_lock(&s->lock, s->name);

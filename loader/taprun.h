@@ -2,7 +2,8 @@
  * taprun.h -- the loader's internal interfaces: module insertion and
  * removal (module.c), the ctl conversation (ctl.c), the relay readers
  * (relay.c), the -c target (target.c), who may load a module
- * (privilege.c), and messages (taprun.c).
+ * (privilege.c), whose processes a stapusr module sees (owner.c), and
+ * messages (taprun.c).
  *
  * Internal functions return 0 or a negative errno and have already said
  * what went wrong, in the form "taprun: WHERE: WHAT: WHY".
@@ -56,6 +57,14 @@ int taprun_privilege_of_groups(const char *group_file, const gid_t *gids,
  * else -EPERM, said. */
 int taprun_check_privilege(const char *module);
 
+/* owner.c */
+/* The user whose processes a stapusr module may see: the real uid, or
+ * SUDO_UID when the real uid is 0. */
+uid_t taprun_owner_uid(void);
+/* Appends __tap_owner_uid=UID to params when `module` is built for
+ * stapusr; 0 or -ENOMEM. */
+int taprun_owner_param(const char *module, char **params);
+
 /* ksyms.c */
 int taprun_ksyms_param(const char *module, char **params);
 
@@ -105,6 +114,9 @@ int taprun_relay_read_dry(struct taprun_relay *r);
 int taprun_relay_switch(struct taprun_relay *r);
 
 /* target.c */
+/* A uid or gid from sudo's environment (NAME); false if absent or
+ * malformed. */
+bool taprun_sudo_id(const char *name, unsigned long *out);
 pid_t taprun_target_fork(const char *cmd, int *release_fd);
 int taprun_target_release(int release_fd);
 void taprun_target_drop_sudo(void);

@@ -25,8 +25,7 @@
 
 #define TAPRUN_TARGET_MAXARGS	64
 
-/* A uid or gid from sudo's environment; false if absent or malformed. */
-static bool
+bool
 taprun_sudo_id(const char *name, unsigned long *out)
 {
 	const char *v = getenv(name);

@@ -19,6 +19,8 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/locks.c \
 	runtime/linux/ksyms.h \
 	runtime/linux/ksyms.c \
+	runtime/linux/owner.h \
+	runtime/linux/owner.c \
 	runtime/linux/relay_sync.h \
 	runtime/linux/relay_sync.c \
 	runtime/linux/transport.h \

@@ -21,6 +21,7 @@
 #include "context.h"
 #include "dpath.h"
 #include "output.h"
+#include "owner.h"
 #include "probes.h"
 #include "probes_uprobe.h"
 #include "procfs.h"
@@ -339,6 +340,9 @@ tap_module_init(void)
 {
 	int ret;
 
+	ret = tap_owner_init();	/* a stapusr module without its owner */
+	if (ret)
+		return ret;
 	ret = tap_ksyms_init();
 	if (ret) {
 		pr_err("%s: malformed __tap_ksyms parameter\n", THIS_MODULE->name);

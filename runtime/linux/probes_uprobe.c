@@ -26,6 +26,7 @@
 #include <asm/unistd.h>
 #include "compat/compat_uprobe.h"
 #include "context.h"
+#include "owner.h"
 #include "probes.h"
 #include "probes_uprobe.h"
 #include "transport.h"
@@ -121,6 +122,8 @@ tap_uprobe_handler(TAP_UPROBE_HANDLER_ARGS)
 	if (u->pid && current->tgid != u->pid)
 		return 0;
 	tap_uproc_begin_pending();
+	if (!tap_owner_allows_current())	/* stapusr: not the user's */
+		return 0;
 	if (u->is_return)	/* the entry half on the first instruction:
 				 * the return address is at sp */
 		tap_uprobe_save_entry(u, regs, user_stack_pointer(regs), pc,
@@ -148,6 +151,8 @@ tap_uprobe_entry_handler(TAP_UPROBE_HANDLER_ARGS)
 	if (u->pid && current->tgid != u->pid)
 		return 0;
 	tap_uproc_begin_pending();
+	if (!tap_owner_allows_current())	/* stapusr: not the user's */
+		return 0;
 	if (tap_uret_newest(&ri) && ri.func == u->vaddr + bias)
 		tap_uprobe_save_entry(u, regs, ri.slot, pc, bias);
 	return 0;
@@ -166,6 +171,8 @@ tap_uretprobe_handler(TAP_URETPROBE_HANDLER_ARGS)
 	if (u->pid && current->tgid != u->pid)
 		return 0;
 	tap_uproc_begin_pending();
+	if (!tap_owner_allows_current())	/* stapusr: not the user's */
+		return 0;
 	if (!u->entry_handler) {
 		tap_uprobe_run(u, u->probe.handler, regs, hit, NULL);
 		return 0;

@@ -37,6 +37,7 @@
 #include <asm/syscall.h>
 #include <asm/unistd.h>
 #include "context.h"
+#include "owner.h"
 #include "probes.h"
 #include "probes_uprobe.h"
 #include "transport.h"
@@ -148,6 +149,10 @@ tap_uproc_fire_probes(enum tap_uproc_event ev, struct inode *program,
 	struct tap_context *c;
 	size_t i;
 
+	/* stapusr: not the user's task (after the callers' bookkeeping,
+	 * which every task needs) */
+	if (!tap_owner_allows_current())
+		return;
 	for (i = 0; i < tap_uprobe_tables.n_uprocs; i++) {
 		p = &tap_uprobe_tables.uprocs[i];
 		if (p->event != ev || (p->pid && p->pid != current->tgid) ||

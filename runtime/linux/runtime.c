@@ -9,6 +9,7 @@
 #include "memory.c"
 #include "locks.c"
 #include "ksyms.c"
+#include "owner.c"
 #include "relay_sync.c"
 #include "transport.c"
 #include "probes_timer.c"

@@ -2,7 +2,8 @@
 # check-taprun-privilege.sh -- the --privilege level travels from tapc to
 # taprun: tapc records it in the module (MODULE_INFO tap_privilege), and
 # taprun refuses a user who is neither root nor in a group that allows
-# that level (loader/privilege.c).
+# that level (loader/privilege.c); and a stapusr module, only, is built
+# with the owner filter on (TAP_OWNER_ONLY, runtime/linux/owner.h).
 #
 # The modules are stand-ins: an empty object with a .modinfo section
 # holding what tapc writes, enough for taprun's checks, which run before
@@ -45,6 +46,21 @@ done
 "$tapc" -p3 -e 'probe begin { exit() }' >"$tmp/out.c" 2>&1
 grep -q '^MODULE_INFO(tap_privilege, "stapdev");' "$tmp/out.c" ||
 	fail "tapc without --privilege: the module is not stapdev"
+
+# Only a stapusr module limits its process probes to the owner's
+# processes (runtime/linux/owner.h), and no -D turns that off: the
+# #undef comes after the -D macros.
+for level in stapusr stapsys stapdev; do
+	"$tapc" -p3 --privilege=$level -D TAP_OWNER_ONLY=0 \
+		-e 'probe begin { exit() }' >"$tmp/out.c" 2>&1
+	if [ $level = stapusr ]; then
+		tail_def=$(grep -n 'TAP_OWNER_ONLY' "$tmp/out.c" | tail -n 2 | cut -d: -f2- | tr '\n' '|')
+		[ "$tail_def" = "#undef TAP_OWNER_ONLY|#define TAP_OWNER_ONLY 1|" ] ||
+			fail "tapc --privilege=stapusr -D TAP_OWNER_ONLY=0: the owner filter is not forced on (got '$tail_def')"
+	elif grep -q '^#define TAP_OWNER_ONLY 1' "$tmp/out.c"; then
+		fail "tapc --privilege=$level: TAP_OWNER_ONLY defined"
+	fi
+done
 
 # fake_LEVEL.ko, and fake_none.ko without the string (an older module).
 echo 'int tap_fake;' >"$tmp/e.c"

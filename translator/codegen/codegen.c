@@ -608,6 +608,14 @@ cg_head(struct cg *g)
 	for (i = 0; i < o->ndefines; i++)
 		cg_line(&g->w, "#define %s %s", o->defines[i].name,
 			o->defines[i].value ? o->defines[i].value : "1");
+	/* A stapusr module's process probes see only the tasks of the user
+	 * taprun names (runtime/linux/owner.h); after the -D macros, so
+	 * that none of them can turn it off. */
+	if (cg_backend(g) == BACKEND_KMOD &&
+	    privilege_level(o->privilege) == PRIV_STAPUSR) {
+		cg_line(&g->w, "#undef TAP_OWNER_ONLY");
+		cg_line(&g->w, "#define TAP_OWNER_ONLY 1");
+	}
 	cg_line(&g->w, "#include \"runtime.h\"");
 	/* Who may load the module: taprun checks the groups of the user
 	 * who runs it against this (loader/privilege.c). */

@@ -1058,8 +1058,8 @@ const struct provider provider_process = {
 	.claims = process_claims,
 	.match = process_match,
 	/* SystemTap lets any user probe processes, and its runtime fires
-	 * them only in the user's own: see doc/tapc.1 for what taprun
-	 * enforces of that. */
+	 * them only in the user's own; so does ours for a stapusr module
+	 * (runtime/linux/owner.h, the owner from taprun: loader/owner.c). */
 	.privilege = PRIV_STAPUSR,
 	/* runtime/user has no way to see other processes' events: a
 	 * process probe there would never fire */

@@ -18,8 +18,10 @@
  * n->u.function.unprivileged; SystemTap's tapsets use the same mark, so
  * theirs keep their meaning under -I): the tapset author's word that it
  * reads only the current task's identity, clocks or the script's own
- * values (a process probe's user memory is not among them: nothing at
- * run time limits a stapusr module to the user's own processes yet).
+ * values (a process probe's user memory is not among them, although
+ * the runtime now fires a stapusr module's process probes only in the
+ * user's own processes, runtime/linux/owner.h: which of the user-memory
+ * functions may then be allowed is a decision not taken here).
  * A script-language function needs the most any
  * function it calls needs, and stapsys for an embedded expression (%{ %})
  * or an @cast of a kernel type in its body: those read kernel memory.
