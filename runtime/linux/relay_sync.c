@@ -6,7 +6,9 @@
  * may be on or off, preemption off), flushes from process context, reads
  * from the loader.  Produces: the same bytes in the same order as the
  * kernel's relay_write()/relay_file_read(), never a sub-buffer's unwritten
- * tail.  Must not: spin on a lock its own CPU holds (a probe that fires
+ * tail, and never part of a record to a reader that offers at least one
+ * sub-buffer's worth (the loader writes every CPU's reads to one output).
+ * Must not: spin on a lock its own CPU holds (a probe that fires
  * inside a locked section, or an NMI, drops its record, counted as lost),
  * hold a lock across copy_to_user(), or overwrite unread data (the
  * channel runs in no-overwrite mode: subbuf_start refuses a full buffer).
@@ -160,7 +162,19 @@ tap_relay_read(struct file *filp, char __user *ubuf, size_t count,
 		tap_relay_unlock(buf->cpu, flags);
 		if (!avail)
 			break;
-		avail = min(avail, count);
+		/*
+		 * Whole records only.  A chunk ends where a record does (the
+		 * last write's end, or the sub-buffer's padding), but COUNT
+		 * may end inside one: the loader, its pass over this file
+		 * done, would write another CPU's records into the middle of
+		 * the cut one.  Only a reader offering less than one chunk
+		 * gets part of one.
+		 */
+		if (avail > count) {
+			if (done)
+				break;
+			avail = count;
+		}
 		/* unlocked: the writer does not touch unread bytes */
 		if (copy_to_user(ubuf + done, buf->start + from, avail)) {
 			if (!done)

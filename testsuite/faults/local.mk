@@ -29,6 +29,7 @@ TAP_FAULTS_FILES = \
 	testsuite/faults/scenarios/procfs.stp \
 	testsuite/faults/scenarios/statics30.stp \
 	testsuite/faults/scenarios/storm.stp \
+	testsuite/faults/scenarios/stormcpus.stp \
 	testsuite/faults/scenarios/tiny.stp
 
 EXTRA_DIST += $(TAP_FAULTS_FILES) testsuite/faults/faults.test
