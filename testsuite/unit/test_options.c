@@ -357,6 +357,36 @@ START_TEST(test_value_on_flag)
 }
 END_TEST
 
+/* SystemTap's --runtime: kernel is tapc's own target, the other back ends
+ * are refused by name (not as an unknown option). */
+START_TEST(test_runtime)
+{
+	ck_assert(parse("--runtime=kernel", "x.stp", NULL));
+	ck_assert_int_eq(fx.s.opts.target, TARGET_KERNEL);
+	teardown();
+	setup();
+	parse("--target=user", "--runtime=kernel", "x.stp", NULL);
+	ck_assert_int_eq(fx.s.opts.target, TARGET_KERNEL);
+	teardown();
+	setup();
+	parse("-g", "--runtime=bpf", "-p2", "x.stp", NULL);
+	expect_usage_error("tapc: error: --runtime=bpf: tapc has no BPF back end yet; it builds a kernel module (--runtime=kernel, the default)");
+	teardown();
+	setup();
+	parse("--bpf", "x.stp", NULL);
+	expect_usage_error("tapc: error: --runtime=bpf: tapc has no BPF back end yet; it builds a kernel module (--runtime=kernel, the default)");
+	teardown();
+	setup();
+	parse("--dyninst", "x.stp", NULL);
+	ck_assert_int_eq(fx.exit_code, 1);
+	ck_assert(strstr(messages(), "--runtime=dyninst: SystemTap's Dyninst runtime is not supported"));
+	teardown();
+	setup();
+	parse("--runtime=ebpf", "x.stp", NULL);
+	expect_usage_error("tapc: error: --runtime takes kernel, bpf or dyninst, not 'ebpf'");
+}
+END_TEST
+
 START_TEST(test_no_script)
 {
 	parse("-v", NULL);
@@ -582,6 +612,7 @@ options_suite(void)
 	tcase_add_test(errors, test_unknown_long_option);
 	tcase_add_test(errors, test_missing_value);
 	tcase_add_test(errors, test_value_on_flag);
+	tcase_add_test(errors, test_runtime);
 	tcase_add_test(errors, test_no_script);
 	tcase_add_test(errors, test_two_scripts);
 	tcase_add_test(errors, test_c_and_x);

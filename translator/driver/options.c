@@ -114,6 +114,9 @@ enum {
 	OPT_LDD,
 	OPT_ALL_MODULES,
 	OPT_EXPLAIN,
+	OPT_RUNTIME,
+	OPT_BPF,
+	OPT_DYNINST,
 };
 
 /* Leading '-': non-options come back in order as code 1, so the script file
@@ -134,6 +137,9 @@ static const struct option long_options[] = {
 	{ "ldd", no_argument, NULL, OPT_LDD },
 	{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
 	{ "explain", required_argument, NULL, OPT_EXPLAIN },
+	{ "runtime", required_argument, NULL, OPT_RUNTIME },
+	{ "bpf", no_argument, NULL, OPT_BPF },
+	{ "dyninst", no_argument, NULL, OPT_DYNINST },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -417,6 +423,27 @@ opt_target(struct parse_state *ps, const char *arg)
 	return true;
 }
 
+/* --runtime=MODE (and stap's short forms --bpf, --dyninst): SystemTap's
+ * choice of back end.  Its default, the kernel module, is what tapc
+ * builds; the other two are refused by name rather than as unknown
+ * options, so that a command line copied from SystemTap's examples says
+ * what is missing (a BPF back end is issue #15). */
+static bool
+opt_runtime(struct parse_state *ps, const char *arg)
+{
+	if (strcmp(arg, "kernel") == 0) {
+		ps->s->opts.target = TARGET_KERNEL;
+		return true;
+	}
+	if (strcmp(arg, "bpf") == 0)
+		diag_fatal_noloc(&ps->s->diag, "--runtime=bpf: tapc has no BPF back end yet; it builds a kernel module (--runtime=kernel, the default)");
+	else if (strcmp(arg, "dyninst") == 0)
+		diag_fatal_noloc(&ps->s->diag, "--runtime=dyninst: SystemTap's Dyninst runtime is not supported; --target=user runs a script in user space, without Dyninst's process probes");
+	else
+		diag_fatal_noloc(&ps->s->diag, "--runtime takes kernel, bpf or dyninst, not '%s'", arg);
+	return false;
+}
+
 /* --compatible=VER: a SystemTap version such as 4.8 or 3.3.1. */
 static bool
 opt_compatible(struct parse_state *ps, const char *arg)
@@ -544,6 +571,9 @@ handle_option(struct parse_state *ps, int c, const char *arg)
 	case OPT_EXPLAIN: ps->explain_id = arg; return true;
 	case OPT_VM: o->vm = true; return true;
 	case OPT_TARGET: return opt_target(ps, arg);
+	case OPT_RUNTIME: return opt_runtime(ps, arg);
+	case OPT_BPF: return opt_runtime(ps, "bpf");
+	case OPT_DYNINST: return opt_runtime(ps, "dyninst");
 	case OPT_COMPATIBLE: return opt_compatible(ps, arg);
 	case OPT_PRIVILEGE: return opt_privilege(ps, arg);
 	case OPT_DUMP_FUNCTIONS: o->dump_functions = true; return true;
@@ -747,6 +777,8 @@ static const char help_text[] =
 "Target and build:\n"
 "  -r KREL|DIR           build for kernel release KREL, or the kernel tree DIR\n"
 "  --target=KIND         build a kernel module (kernel) or a program (user)\n"
+"  --runtime=MODE        SystemTap's back end: kernel (the default; bpf and\n"
+"                        dyninst, and --bpf, --dyninst, are refused)\n"
 "  --vm                  run the module in a virtual machine booting the kernel\n"
 "  -m NAME               call the module NAME (C identifier, at most 55 chars)\n"
 "  -B OPT                give NAME or NAME=VALUE to the kernel's make\n"

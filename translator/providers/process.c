@@ -12,7 +12,8 @@
  * PATH is resolved as stap does (a name without '/' is searched in $PATH)
  * or, not found there, as the dynamic linker finds a shared library
  * (process("libc.so.6"): $LD_LIBRARY_PATH, the ld.so cache, the default
- * directories; debuginfo/elf_libpath.c), and read with libelf
+ * directories; debuginfo/elf_libpath.c); a path with wildcards is every
+ * file it matches (match_path_pattern); each is read with libelf
  * (debuginfo/elf_syms.c): functions come from the
  * symbol table, so no debug information is needed; a probe lands on the
  * function's first instruction, or after its prologue when the program
@@ -25,9 +26,11 @@
  * running process from /proc/PID/exe; its probes fire only in it.
  */
 #include <fnmatch.h>
+#include <glob.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "translator/debuginfo/elf_syms.h"
 #include "translator/debuginfo/sdt.h"
@@ -679,11 +682,85 @@ match_event(struct elab *e, struct node *point, const struct process_shape *k)
 	return 1;
 }
 
+/* The probes of one program (or PID, or none for an event). */
+static int
+match_program(struct elab *e, struct node *point, const struct process_shape *k)
+{
+	struct elf_image *im;
+
+	if (k->what == W_EVENT)
+		return match_event(e, point, k);
+	if (!(im = probed_image(e, point, k)))
+		return -1;
+	switch (k->what) {
+	case W_FUNCTION: return match_functions(e, point, im, k);
+	case W_STATEMENT: return match_statement(e, point, im, k);
+	case W_MARK: return match_marks(e, point, im, k);
+	case W_PLT: return match_plt(e, point, im, k);
+	case W_EVENT: break;
+	}
+	return -1;
+}
+
+/*
+ * process("/usr/lib/x86_64-linux-gnu/libc.so.[0-9]"): a path with
+ * wildcards (* ? [...]) stands for every file it matches, as in stap.
+ * A match that cannot be probed (a 32-bit library beside the 64-bit one,
+ * a file without the function) is skipped when another one gives probes;
+ * when none does and one of them had an error, the pattern is a program
+ * not found (E_PROCESS_PATH, with the first file's error as the reason,
+ * so that the message names the pattern whatever files a host has): -1;
+ * 0 when the files just lack what the probe names.
+ * NO_FILE when the pattern matches no file at all: then program_path
+ * says so, as for any path not found.
+ */
+#define NO_FILE (-2)
+
+static int
+match_path_pattern(struct elab *e, struct node *point,
+		   const struct process_shape *k)
+{
+	struct diag_mark held;
+	glob_t g;
+	int total = 0, n;
+
+	if (glob(k->path, 0, NULL, &g) != 0)
+		return NO_FILE;
+	diag_hold(&e->s->diag, &held);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		struct process_shape one = *k;
+		struct stat st;
+
+		if (stat(g.gl_pathv[i], &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		one.path = arena_strdup(e->s->arena, g.gl_pathv[i]);
+		n = match_program(e, point, &one);
+		if (n > 0)
+			total += n;
+	}
+	globfree(&g);
+	if (total > 0 || !diag_held_errors(&e->s->diag, &held)) {
+		diag_release(&e->s->diag, &held, total == 0);
+		return total;
+	}
+	/* the first error's words, without its place and id */
+	const char *why = strstr(diag_held_text(&held), "error: ");
+	why = why ? why + strlen("error: ") : "";
+	why = arena_strndup(e->s->arena, why, strcspn(why, "\n"));
+	if (strstr(why, " [E_"))
+		why = arena_strndup(e->s->arena, why, (size_t)(strstr(why, " [E_") - why));
+	diag_release(&e->s->diag, &held, false);
+	diag_error(&e->s->diag, point->loc, "E_PROCESS_PATH",
+		   "cannot find program '%s' that can be probed: no file it matches can be (%s)",
+		   k->path, why);
+	return -1;
+}
+
 static int
 process_match(struct elab *e, struct node *point)
 {
 	struct process_shape k;
-	struct elf_image *im;
+	int n;
 
 	if (pp_is(point, 1, "insn") || pp_is(point, 2, "insn")) {
 		diag_error(&e->s->diag, point->loc, "E_UNSUPPORTED_PROBE",
@@ -696,18 +773,11 @@ process_match(struct elab *e, struct node *point)
 			   "expected process[(\"PATH\"|PID)].function(\"PATTERN\")[.call|.return], .statement(ADDR), [.provider(\"P\")].mark(\"NAME\"), .plt[(\"PATTERN\")][.return], .library(\"LIB\").function(...), .begin, .end, .thread.begin, .thread.end, .syscall or .syscall.return");
 		return -1;
 	}
-	if (k.what == W_EVENT)
-		return match_event(e, point, &k);
-	if (!(im = probed_image(e, point, &k)))
-		return -1;
-	switch (k.what) {
-	case W_FUNCTION: return match_functions(e, point, im, &k);
-	case W_STATEMENT: return match_statement(e, point, im, &k);
-	case W_MARK: return match_marks(e, point, im, &k);
-	case W_PLT: return match_plt(e, point, im, &k);
-	case W_EVENT: break;
-	}
-	return -1;
+	if (k.path && strchr(k.path, '/') && strpbrk(k.path, "*?[") &&
+	    access(k.path, F_OK) != 0 &&
+	    (n = match_path_pattern(e, point, &k)) != NO_FILE)
+		return n;
+	return match_program(e, point, &k);
 }
 
 static struct context_var *
