@@ -649,16 +649,9 @@ process_meta_string(const struct derived_probe *dp, const char *name)
 static int
 match_event(struct elab *e, struct node *point, const struct process_shape *k)
 {
-	const struct options *o = &e->s->opts;
-
-	/* every process on the system: as stap, only when asked for */
-	if (!k->path && !k->pid && !o->guru && !o->target_command &&
-	    !o->target_pid) {
-		diag_error(&e->s->diag, point->loc, "E_PROCESS_PATH",
-			   "probe point '%s' names no program or process: it would fire for every process; write process(\"PATH\") or process(PID), give -c CMD or -x PID, or use guru mode (-g)",
-			   pp_to_string(e->s->arena, point));
-		return -1;
-	}
+	/* No program or process: every process on the system, as stap
+	 * 4.8 does for root (pstree.stp); a stapusr module's runtime
+	 * limits it to the user's own (runtime/linux/owner.c). */
 	static const char *const names[] = {
 		[PROC_BEGIN] = "begin", [PROC_END] = "end",
 		[PROC_THREAD_BEGIN] = "thread.begin",
