@@ -931,9 +931,10 @@ static void
 settle_unknown(struct typer *t, struct symbol *s)
 {
 	/* Typed by a printf alone and never given a value: most likely a
-	 * variable the probe's alias does not have; worth a word still. */
+	 * variable the probe's alias does not have; worth a word still.
+	 * A global's initializer is its value. */
 	if (s->type != TY_UNKNOWN && s->format_typed && s->nkeys == 0 &&
-	    !s->written && s->kind != SYM_PARAM)
+	    !s->written && s->kind != SYM_PARAM && !s->init)
 		diag_warning(D(t), s->decl->loc, "W_NEVER_ASSIGNED",
 			     "%s '%s' is never assigned",
 			     s->kind == SYM_GLOBAL ? "global" : "local",
