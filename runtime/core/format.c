@@ -486,6 +486,22 @@ resolve_spec(const struct tap_fmt_piece *pc, const struct tap_value *args,
 	return TAP_OK;
 }
 
+/* How many hex digits SystemTap 1.2's %p padded to (format.h). */
+static long
+pointer_v12_digits(const struct spec *sp)
+{
+	const long word_digits = 2 * (long)sizeof(uint64_t);
+	long room = sp->width - 2;	/* the width less "0x" */
+
+	if (sp->width < 0)
+		return word_digits;
+	if (room < 0)
+		return 0;
+	if (sp->flags & TAP_FMT_F_LEFT)
+		return room;
+	return room < word_digits ? room : word_digits;
+}
+
 static int
 put_value(struct tap_buf *b, const struct tap_fmt_piece *pc,
 	  const struct tap_value *v, const struct spec *sp,
@@ -511,6 +527,11 @@ put_value(struct tap_buf *b, const struct tap_fmt_piece *pc,
 		break;
 	case TAP_FMT_POINTER:
 		hex.flags |= TAP_FMT_F_SPECIAL;
+		put_number(b, (uint64_t)v->l, 16, false, false, &hex);
+		break;
+	case TAP_FMT_POINTER_V12:
+		hex.flags |= TAP_FMT_F_SPECIAL;
+		hex.precision = pointer_v12_digits(sp);
 		put_number(b, (uint64_t)v->l, 16, false, false, &hex);
 		break;
 	case TAP_FMT_STRING:

@@ -24,6 +24,13 @@
  * from memory and %M prints them in hex.  A negative `*` precision counts
  * as 0, as stap clamps it.
  *
+ * TAP_FMT_POINTER_V12 is never produced by tap_fmt_compile(): the
+ * translator turns %p into it under --compatible=1.2 or older.  Those
+ * versions zero-padded the digits to the word size (16), or to the width
+ * less the "0x" when a width was given: with '-' to exactly that, without
+ * it to at most 16 digits and then spaces on the left.  The precision is
+ * ignored.
+ *
  * %m and %M read memory through env->read when an env is given (the
  * kernel target passes its fault-safe copy); without one, the argument's
  * `s` pointer, or failing that its `l` value as an address, is read
@@ -51,6 +58,7 @@ enum tap_fmt_conv {
 	TAP_FMT_MEMORY_HEX,	/* %M */
 	TAP_FMT_BINARY,		/* %b */
 	TAP_FMT_PERCENT,	/* %% */
+	TAP_FMT_POINTER_V12,	/* %p as SystemTap 1.2 printed it (see below) */
 };
 
 #define TAP_FMT_F_LEFT		0x01	/* - */

@@ -377,6 +377,39 @@ START_TEST(stap_ptr13)
 }
 END_TEST
 
+/* One %p directive as --compatible=1.2 renders it: the translator turns
+ * the compiled TAP_FMT_POINTER into TAP_FMT_POINTER_V12 (format.h). */
+static void
+ck_ptr12(const char *want, const char *fmt, int64_t v)
+{
+	struct tap_fmt_piece pieces[8];
+	struct tap_value arg = L(v);
+	struct tap_fmt f;
+	unsigned int i;
+
+	ck_assert_int_eq(tap_fmt_compile(&f, fmt, pieces, 8, NULL), TAP_OK);
+	for (i = 0; i < f.npieces; i++)
+		if (pieces[i].conv == TAP_FMT_POINTER)
+			pieces[i].conv = TAP_FMT_POINTER_V12;
+	tap_buf_init(&out, text, sizeof(text));
+	ck_assert_int_eq(tap_fmt_apply(&f, &arg, 1, &out, NULL), TAP_OK);
+	ck_assert_str_eq(text, want);
+}
+
+/* Lines of SystemTap's ptr-1.2 expectations (64-bit), one per rule. */
+START_TEST(stap_ptr12)
+{
+	ck_ptr12("0x0000000000000000", "%p", 0);
+	ck_ptr12("0x12345678abcdef00", "%p", 0x12345678abcdef00);
+	ck_ptr12("  0x0000000000000001X", "%20pX", 1);
+	ck_ptr12("0x000000000012345678X", "%-20pX", 0x12345678);
+	ck_ptr12("0x000001", "%8p", 1);
+	ck_ptr12("0x12345678", "%8p", 0x12345678);
+	ck_ptr12("0x000000X", "%-8pX", 0);
+	ck_ptr12("0x0000000000000001", "%.1p", 1);
+}
+END_TEST
+
 START_TEST(stap_char2)
 {
 	static const char line1[] = "abc-ABC 123!";
@@ -788,6 +821,7 @@ format_suite(void)
 
 	tcase_add_test(tc, stap_int1);
 	tcase_add_test(tc, stap_ptr13);
+	tcase_add_test(tc, stap_ptr12);
 	tcase_add_test(tc, stap_char2);
 	tcase_add_test(tc, stap_bin6);
 	tcase_add_test(tc, binary_sizes);

@@ -17,6 +17,7 @@
 
 #include "translator/codegen/codegen_int.h"
 #include "translator/codegen/codegen_tvar.h"
+#include "translator/driver/compat.h"
 
 static const char *cg_index_read(struct cg *g, struct node *n);
 
@@ -553,6 +554,10 @@ cg_stat_op(struct cg *g, struct node *n)
 	case OP_COUNT:
 		return cg_fmt(g, "tap_stat_count(%s)", sd);
 	case OP_SUM:
+		if (session_compat_before(g->s, "1.5"))	/* compat.h */
+			return cg_fmt(g, "({ const struct tap_stat_data *%s = "
+				      "%s; if (!tap_stat_count(%s)) %s "
+				      "tap_stat_sum(%s); })", p, sd, p, raise, p);
 		return cg_fmt(g, "tap_stat_sum(%s)", sd);
 	case OP_MIN: call = "tap_stat_min(%s, &%s)"; break;
 	case OP_MAX: call = "tap_stat_max(%s, &%s)"; break;

@@ -15,6 +15,7 @@
 
 #include "runtime/core/format.h"
 #include "translator/codegen/codegen_int.h"
+#include "translator/driver/compat.h"
 
 static const char *const print_family[] = {
 	"printf", "sprintf", "print", "println", "printd", "printdln",
@@ -87,6 +88,10 @@ cg_static_format(struct cg *g, const char *src, size_t len,
 	if (tap_fmt_compile(&fmt, src, pieces, count + 1, off) != TAP_OK)
 		return NULL;
 	*nargs = fmt.nargs;
+	if (session_compat_before(g->s, "1.3"))	/* compat.h */
+		for (i = 0; i < fmt.npieces; i++)
+			if (pieces[i].conv == TAP_FMT_POINTER)
+				pieces[i].conv = TAP_FMT_POINTER_V12;
 	name = cg_fmt(g, "__fmt%d", g->static_seq++);
 	fprintf(g->decls, "static const struct tap_fmt_piece %s_pieces[] = {\n",
 		name);

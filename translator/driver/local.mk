@@ -1,7 +1,7 @@
 ## translator/driver/local.mk -- the driver: the command line (options.c),
 ## the session every pass shares (session.h), where tapc's files are
-## (paths.c), the kernel facts %( %) conditions test (kernel_facts.c),
-## child processes (spawn.c), -l/-L and --dump-* (listing.c), and main.c,
+## (paths.c), what --compatible changes (compat.c), the kernel facts
+## %( %) conditions test (kernel_facts.c), child processes (spawn.c), -l/-L and --dump-* (listing.c), and main.c,
 ## which runs the passes in order through each pass's entry header
 ## (parse/parse.h, sema/sema.h, codegen/codegen.h, build/*.h).  Entry
 ## header for the passes: session.h.  The driver is the only folder that
@@ -12,6 +12,8 @@
 ## go into translator/libtapc.a.
 
 translator_libtapc_a_SOURCES += \
+	translator/driver/compat.c \
+	translator/driver/compat.h \
 	translator/driver/kernel_facts.c \
 	translator/driver/kernel_facts.h \
 	translator/driver/listing.c \
