@@ -117,6 +117,7 @@ enum {
 	OPT_RUNTIME,
 	OPT_BPF,
 	OPT_DYNINST,
+	OPT_SKIP_BADVARS,
 };
 
 /* Leading '-': non-options come back in order as code 1, so the script file
@@ -140,6 +141,7 @@ static const struct option long_options[] = {
 	{ "runtime", required_argument, NULL, OPT_RUNTIME },
 	{ "bpf", no_argument, NULL, OPT_BPF },
 	{ "dyninst", no_argument, NULL, OPT_DYNINST },
+	{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -570,6 +572,7 @@ handle_option(struct parse_state *ps, int c, const char *arg)
 	case 'V': ps->want_version = true; return true;
 	case OPT_EXPLAIN: ps->explain_id = arg; return true;
 	case OPT_VM: o->vm = true; return true;
+	case OPT_SKIP_BADVARS: o->skip_badvars = true; return true;
 	case OPT_TARGET: return opt_target(ps, arg);
 	case OPT_RUNTIME: return opt_runtime(ps, arg);
 	case OPT_BPF: return opt_runtime(ps, "bpf");
@@ -764,6 +767,8 @@ static const char help_text[] =
 "  -u                    unoptimized: keep unused code and variables\n"
 "  -w                    do not print warnings\n"
 "  -W                    treat every warning as an error\n"
+"  --skip-badvars        read a context variable the probe lacks as 0, with a\n"
+"                        warning, instead of refusing the script\n"
 "  --compatible=VER      read the script as SystemTap VER did (default " TAPC_COMPAT_VERSION ")\n"
 "  --privilege=LEVEL     build for users of group stapusr, stapsys or stapdev\n"
 "                        (default): refuse the probes and functions LEVEL\n"

@@ -70,6 +70,7 @@ struct options {
 	int ndefines;
 	bool guru;			/* -g */
 	bool unoptimized;		/* -u */
+	bool skip_badvars;		/* --skip-badvars */
 	bool suppress_warnings;		/* -w */
 	bool warnings_as_errors;	/* -W */
 	const char *target_command;	/* -c CMD */

@@ -362,6 +362,16 @@ bind_target(struct resolver *r, struct node *n)
 		return;
 	}
 	struct context_var *cv = lookup_target(r, n->u.target.name);
+	if (!cv && r->e->s->opts.skip_badvars) {
+		diag_warning(&r->e->s->diag, n->loc, "W_BAD_TARGET_ZERO",
+			     "probe %s has no context variable '%s': read as 0 (--skip-badvars)",
+			     r->dp->name, n->u.target.name);
+		n->kind = N_NUMBER;	/* $foo->bar[1] included: all of it */
+		n->u.number.value = 0;
+		n->u.number.text = "0";
+		n->type = TY_LONG;
+		return;
+	}
 	if (!cv) {
 		diag_error(&r->e->s->diag, n->loc, "E_UNRESOLVED_TARGET",
 			   "probe %s has no context variable '%s'",
@@ -481,8 +491,14 @@ check_target_write(struct resolver *r, struct node *lhs)
 	if (lhs->kind == N_TARGET) {
 		if (target_is_meta(lhs->u.target.name))
 			cv = NULL;
-		else if (!(cv = lookup_target(r, lhs->u.target.name)))
-			return false;	/* reported as unresolved */
+		else if (!(cv = lookup_target(r, lhs->u.target.name))) {
+			if (!r->e->s->opts.skip_badvars || !r->dp)
+				return false;	/* reported as unresolved */
+			diag_error(d, lhs->loc, "E_UNRESOLVED_TARGET",
+				   "probe %s has no context variable '%s' to assign to (--skip-badvars replaces only reads)",
+				   r->dp->name, what);
+			return true;
+		}
 		if (!cv || !cv->writable) {
 			diag_error(d, lhs->loc, "E_TARGET_WRITE",
 				   "context variable '%s' is read-only", what);
