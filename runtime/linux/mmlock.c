@@ -33,7 +33,7 @@ tap_mm_unlock_fn(struct irq_work *w)
 
 static DEFINE_PER_CPU(struct tap_mm_unlock, tap_mm_unlock);
 
-static void
+void
 tap_mm_lock_init(void)
 {
 	int cpu;
@@ -43,7 +43,7 @@ tap_mm_lock_init(void)
 			      tap_mm_unlock_fn);
 }
 
-static struct mm_struct *
+struct mm_struct *
 tap_mm_read_trylock(void)
 {
 	struct mm_struct *mm = current->mm;
@@ -65,7 +65,7 @@ tap_mm_read_trylock(void)
 	return mmap_read_trylock(mm) ? mm : NULL;
 }
 
-static void
+void
 tap_mm_read_unlock(struct mm_struct *mm)
 {
 	struct tap_mm_unlock *u;
@@ -81,7 +81,7 @@ tap_mm_read_unlock(struct mm_struct *mm)
 	irq_work_queue(&u->work);
 }
 
-static void
+void
 tap_mm_lock_exit(void)
 {
 	int cpu;

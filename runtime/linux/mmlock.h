@@ -13,11 +13,11 @@
 
 struct mm_struct;
 
-static struct mm_struct *tap_mm_read_trylock(void);
-static void tap_mm_read_unlock(struct mm_struct *mm);
+struct mm_struct *tap_mm_read_trylock(void);
+void tap_mm_read_unlock(struct mm_struct *mm);
 /* At module init, before any probe. */
-static void tap_mm_lock_init(void);
+void tap_mm_lock_init(void);
 /* At module exit, after every probe is gone: wait for deferred unlocks. */
-static void tap_mm_lock_exit(void);
+void tap_mm_lock_exit(void);
 
 #endif

@@ -32,11 +32,6 @@
 #include "transport.h"
 #include "uret.h"
 
-/* A tentative definition: the generated module's own (earlier in the same
- * translation unit) wins; a hand-written module without one gets empty
- * tables. */
-struct tap_uprobe_tables tap_uprobe_tables;
-
 static DEFINE_PER_CPU(const struct tap_uprobe_hit *, tap_uprobe_hit_cpu);
 
 const struct tap_uprobe_hit *

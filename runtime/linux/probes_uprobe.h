@@ -106,8 +106,10 @@ struct tap_uprobe_tables {
 	size_t n_usym_files;
 };
 
-/* Defined by every generated kernel module (empty tables when the
- * script has no user-space probes); empty when a module does not. */
+/* Defined by every kernel module, generated or hand-written (empty
+ * tables when it has no user-space probes): the runtime is compiled
+ * apart from the module's code (translator/build/kbuild.c), so it has no
+ * definition of its own to fall back on. */
 extern struct tap_uprobe_tables tap_uprobe_tables;
 
 int tap_uprobes_arm(void);

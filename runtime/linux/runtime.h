@@ -7,7 +7,9 @@
  *
  * A generated module is one C file: it includes this header, defines its
  * handlers, the probe arrays and `struct tap_module_desc tap_module`, and
- * ends with `#include "runtime.c"` (or lists runtime.c's parts in Kbuild).
+ * ends with `#include "runtime.c"`.  tapc's kbuild drops that line and
+ * links a runtime object compiled apart (README.md), so everything the
+ * two share is declared here, not static.
  */
 #ifndef TAP_LINUX_RUNTIME_H
 #define TAP_LINUX_RUNTIME_H

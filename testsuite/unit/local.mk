@@ -16,3 +16,8 @@ EXTRA_DIST += testsuite/unit/check-comment-escape.sh
 # dependency skips (77) or, under CI=true, fails the tier.
 TESTS += testsuite/unit/check-skip-or-fail.sh
 EXTRA_DIST += testsuite/unit/check-skip-or-fail.sh testsuite/skip-or-fail
+
+# pass 4 builds the runtime once per set of -D limits and kernel
+# (translator/build/kbuild.c): checked with real kbuilds, ~10 CPU-s.
+TESTS += testsuite/unit/check-runtime-cache.sh
+EXTRA_DIST += testsuite/unit/check-runtime-cache.sh

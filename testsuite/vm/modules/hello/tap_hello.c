@@ -262,4 +262,7 @@ struct tap_module_desc tap_module = {
 	.init = hello_init,
 };
 
+/* every module defines it (probes_uprobe.h): no user-space probes here */
+struct tap_uprobe_tables tap_uprobe_tables;
+
 #include "runtime.c"

@@ -1,0 +1,53 @@
+#!/bin/sh
+# check-runtime-cache.sh -- pass 4 compiles the runtime once and links it
+# into every module (translator/build/kbuild.c): a second script with the
+# same -D limits takes the runtime object from the cache, a script with
+# other limits gets one of its own, and the modules built either way are
+# complete (one runtime function, tap_transport_init, in each .ko).
+#
+# Takes: $TAPC (default ./tapc) and $srcdir.  Produces: the failures on
+# stderr and exit 1, or exit 0; skipped (77), or failed under CI=true,
+# without a kernel with headers (testsuite/skip-or-fail).
+set -u
+
+tapc=${TAPC:-./tapc}
+top=${srcdir:-.}
+[ -x "$tapc" ] || { echo "check-runtime-cache: $tapc is not built; skipped" >&2; exit 77; }
+"$top/testsuite/skip-or-fail" "runtime cache check" kernel || exit
+krel=$("$top/testsuite/vm/find-kernel") || exit 1
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+fail() { echo "FAIL: $*" >&2; failed=1; }
+
+# build NAME SCRIPT [OPTION...]: -p4 with -v into a cache of our own;
+# the module's path in $tmp/NAME.ko, tapc's stderr in $tmp/NAME.err.
+build() {
+	name=$1 script=$2
+	shift 2
+	if ! XDG_CACHE_HOME=$tmp/cache "$tapc" -v -p4 -r "$krel" "$@" \
+		-e "$script" >"$tmp/$name.ko" 2>"$tmp/$name.err"; then
+		fail "$name: tapc -p4 failed:"
+		tail -5 "$tmp/$name.err" >&2
+		return
+	fi
+	ko=$(cat "$tmp/$name.ko")
+	nm "$ko" 2>/dev/null | grep -q ' tap_transport_init$' ||
+		fail "$name: $ko has no runtime (tap_transport_init)"
+}
+said() {	# said NAME TEXT: tapc -v said TEXT building NAME
+	grep -q "$2" "$tmp/$1.err" || fail "$1: tapc -v did not say '$2'"
+}
+
+build first 'global n; probe kernel.trace("sys_enter") { n++ }'
+said first 'runtime object to build'
+build second 'probe timer.s(1) { printf("%d\n", pid()) }'
+said second 'runtime object from the cache'
+build limits 'probe timer.s(1) { printf("%d\n", pid()) }' -DMAXSTRINGLEN=300
+said limits 'runtime object to build'
+n=$(ls "$tmp/cache/tapc/runtime" 2>/dev/null | wc -l)
+[ "$n" = 2 ] || fail "$n runtime objects in the cache, not 2 (one per set of -D limits)"
+
+[ $failed = 0 ] && echo "check-runtime-cache: 3 modules, 2 runtime objects: ok"
+exit $failed
