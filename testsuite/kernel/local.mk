@@ -59,7 +59,7 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/procfs.stp \
 	testsuite/kernel/tests/procfs.out \
 	testsuite/kernel/tests/procfs_other.stp \
-	testsuite/kernel/tests/profile.stp \
+	testsuite/kernel/tests/timer_profile.stp \
 	testsuite/kernel/tests/relayflush.stp \
 	testsuite/kernel/tests/relayflush_check \
 	testsuite/kernel/tests/skip.stp \
