@@ -83,7 +83,8 @@ TAP_KERNEL_FILES = \
 	examples/opensnoop.stp \
 	examples/shortlived.stp \
 	examples/systime.stp \
-	examples/topsys.stp
+	examples/topsys.stp \
+	examples/biolatency.stp
 
 EXTRA_DIST += $(TAP_KERNEL_FILES) testsuite/kernel/kernel.test
 TESTS += testsuite/kernel/kernel.test
