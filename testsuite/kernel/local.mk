@@ -84,7 +84,8 @@ TAP_KERNEL_FILES = \
 	examples/shortlived.stp \
 	examples/systime.stp \
 	examples/topsys.stp \
-	examples/biolatency.stp
+	examples/biolatency.stp \
+	examples/profile.stp
 
 EXTRA_DIST += $(TAP_KERNEL_FILES) testsuite/kernel/kernel.test
 TESTS += testsuite/kernel/kernel.test
