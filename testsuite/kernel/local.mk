@@ -15,6 +15,7 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/procfs-work.sh \
 	testsuite/kernel/cpuonline-work.sh \
 	testsuite/kernel/dpath-work.sh \
+	testsuite/kernel/example-args \
 	testsuite/kernel/tests/dpath.stp \
 	testsuite/kernel/tests/dpath.out \
 	testsuite/kernel/tests/cpuonline.stp \
