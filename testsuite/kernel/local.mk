@@ -86,7 +86,9 @@ TAP_KERNEL_FILES = \
 	examples/systime.stp \
 	examples/topsys.stp \
 	examples/biolatency.stp \
-	examples/profile.stp
+	examples/profile.stp \
+	examples/funccount.stp \
+	examples/funclatency.stp
 
 EXTRA_DIST += $(TAP_KERNEL_FILES) testsuite/kernel/kernel.test
 TESTS += testsuite/kernel/kernel.test
