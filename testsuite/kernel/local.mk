@@ -88,6 +88,9 @@ TAP_KERNEL_FILES = \
 	examples/biolatency.stp \
 	examples/profile.stp \
 	examples/funccount.stp \
+	examples/syscount.stp \
+	examples/killsnoop.stp \
+	examples/vfsstat.stp \
 	examples/funclatency.stp
 
 EXTRA_DIST += $(TAP_KERNEL_FILES) testsuite/kernel/kernel.test
