@@ -91,6 +91,8 @@ TAP_KERNEL_FILES = \
 	examples/syscount.stp \
 	examples/killsnoop.stp \
 	examples/vfsstat.stp \
+	examples/runqlat.stp \
+	examples/offcputime.stp \
 	examples/funclatency.stp
 
 EXTRA_DIST += $(TAP_KERNEL_FILES) testsuite/kernel/kernel.test
