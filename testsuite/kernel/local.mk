@@ -15,6 +15,7 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/procfs-work.sh \
 	testsuite/kernel/cpuonline-work.sh \
 	testsuite/kernel/dpath-work.sh \
+	testsuite/kernel/example-args \
 	testsuite/kernel/tests/dpath.stp \
 	testsuite/kernel/tests/dpath.out \
 	testsuite/kernel/tests/cpuonline.stp \
@@ -59,7 +60,7 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/procfs.stp \
 	testsuite/kernel/tests/procfs.out \
 	testsuite/kernel/tests/procfs_other.stp \
-	testsuite/kernel/tests/profile.stp \
+	testsuite/kernel/tests/timer_profile.stp \
 	testsuite/kernel/tests/relayflush.stp \
 	testsuite/kernel/tests/relayflush_check \
 	testsuite/kernel/tests/skip.stp \
@@ -83,7 +84,16 @@ TAP_KERNEL_FILES = \
 	examples/opensnoop.stp \
 	examples/shortlived.stp \
 	examples/systime.stp \
-	examples/topsys.stp
+	examples/topsys.stp \
+	examples/biolatency.stp \
+	examples/profile.stp \
+	examples/funccount.stp \
+	examples/syscount.stp \
+	examples/killsnoop.stp \
+	examples/vfsstat.stp \
+	examples/runqlat.stp \
+	examples/offcputime.stp \
+	examples/funclatency.stp
 
 EXTRA_DIST += $(TAP_KERNEL_FILES) testsuite/kernel/kernel.test
 TESTS += testsuite/kernel/kernel.test

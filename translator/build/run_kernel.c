@@ -9,7 +9,7 @@
  * in QEMU, then print what the script printed and say if the kernel log
  * shows a problem (a BUG, Oops, WARNING, stall...: run-batch's pattern,
  * over the script's klog and what the kernel said after it).  The guest
- * is busybox: the -c
+ * is busybox, its /tmp on a scratch disk (write_spec): the -c
  * program, when this host has it as an ELF file, is brought along so that
  * -c 'cat FILE' runs the host's cat (which read()s) and not busybox's
  * (which sendfile()s), as the command would on this host.
@@ -181,6 +181,11 @@ write_spec(struct session *s, const char *spec, const char *ko)
 	n = taprun_options(s, argv, 0, true);
 	fprintf(f, "test script\nmodule %s\ntimeout %d\n", ko,
 		s->opts.time_limit ? s->opts.time_limit + 60 : 600);
+	/* The guest's /tmp on the VM tools' scratch disk (an ext2 /dev/vda,
+	 * testsuite/vm/boot), when there is one: files written there, as by
+	 * -c 'dd of=/tmp/f oflag=direct', make block I/O, as on this host;
+	 * tmpfs makes none.  Should the mount fail, the run goes on in tmpfs. */
+	fprintf(f, "run [ ! -b /dev/vda ] || mount -t ext2 /dev/vda /tmp\n");
 	write_guest_files(s, f);
 	write_command_program(s, f);
 	fprintf(f, "run taprun");
