@@ -204,20 +204,3 @@ tap_gettimeofday_ns(void)
 	return ktime_get_real_fast_ns();
 }
 
-int64_t
-tap_pid(void)
-{
-	return current->tgid;
-}
-
-int64_t
-tap_tid(void)
-{
-	return current->pid;
-}
-
-const char *
-tap_execname(void)
-{
-	return current->comm;
-}

@@ -19,6 +19,7 @@
 #include <linux/types.h>
 #include <linux/atomic.h>
 #include <linux/ptrace.h>
+#include <linux/sched.h>
 
 #include "../core/limits.h"
 #include "../core/core.h"
@@ -100,8 +101,24 @@ void tap_session_error(void);
 
 /* Script-visible facts the tapset builtins read (any context). */
 int64_t tap_gettimeofday_ns(void);
-int64_t tap_pid(void);
-int64_t tap_tid(void);
-const char *tap_execname(void);
+/* Inline: handlers call them often, and the runtime is compiled apart
+ * from the handlers (translator/build/kbuild.c). */
+static inline int64_t
+tap_pid(void)
+{
+	return current->tgid;
+}
+
+static inline int64_t
+tap_tid(void)
+{
+	return current->pid;
+}
+
+static inline const char *
+tap_execname(void)
+{
+	return current->comm;
+}
 
 #endif /* TAP_LINUX_CONTEXT_H */

@@ -4,6 +4,9 @@
  * Produces: all of them held, or none, the handler's output so far dropped
  * and one more skipped probe.  An aggregate's per-CPU locks are arch
  * spinlocks, taken without touching the preempt count (locks.h: Depth).
+ * The first try and the releases are inline in locks.h: every handler
+ * that touches a global runs them, and the runtime is compiled apart
+ * from the handlers (translator/build/kbuild.c).
  */
 #include <linux/delay.h>
 #include <linux/cpumask.h>
@@ -78,15 +81,10 @@ tap_lock_release_cpus(struct tap_lock *l, int upto)
 	}
 }
 
-/* The mode `u` really uses: per-CPU locks exist only for aggregates. */
-static enum tap_lock_mode
-tap_lock_mode_of(const struct tap_lock_use *u)
-{
-	return u->lock->cpu ? u->mode : TAP_LOCK_EXCL;
-}
-
-static bool
-tap_lock_take(const struct tap_lock_use *u)
+/* tap_lock_take()'s (locks.h) way when the first try failed, or for a
+ * reader of an aggregate: from the start, with the bounded wait. */
+bool
+tap_lock_take_slow(const struct tap_lock_use *u)
 {
 	int cpu;
 
@@ -108,44 +106,22 @@ tap_lock_take(const struct tap_lock_use *u)
 	}
 }
 
-static void
-tap_lock_give(const struct tap_lock_use *u)
-{
-	switch (tap_lock_mode_of(u)) {
-	case TAP_LOCK_CPU:
-		tap_cpu_lock_give(this_cpu_ptr(u->lock->cpu));
-		break;
-	case TAP_LOCK_ALL:
-		tap_lock_release_cpus(u->lock, nr_cpu_ids);
-		break;
-	case TAP_LOCK_EXCL:
-	default:
-		raw_spin_unlock(&u->lock->lock);
-		break;
-	}
-}
-
-bool
-tap_locks_acquire(struct tap_context *c, const struct tap_lock_use *locks,
-		  size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (!tap_lock_take(&locks[i])) {
-			tap_locks_release(locks, i);
-			/* skipped: as if it never ran, output included */
-			c->out.len = 0;
-			tap_count_skip();
-			return false;
-		}
-	}
-	return true;
-}
-
+/* A reader's release of an aggregate: every CPU's lock. */
 void
-tap_locks_release(const struct tap_lock_use *locks, size_t n)
+tap_lock_give_all(struct tap_lock *l)
 {
-	while (n--)
-		tap_lock_give(&locks[n]);
+	tap_lock_release_cpus(l, nr_cpu_ids);
+}
+
+/* tap_locks_acquire() (locks.h) could not take locks[i]: give back the
+ * ones before it, drop the output so far and count a skipped probe. */
+bool
+tap_locks_fail(struct tap_context *c, const struct tap_lock_use *locks,
+	       size_t i)
+{
+	tap_locks_release(locks, i);
+	/* skipped: as if it never ran, output included */
+	c->out.len = 0;
+	tap_count_skip();
+	return false;
 }

@@ -82,8 +82,76 @@ struct tap_lock_use {
 int tap_lock_percpu_init(struct tap_lock *l);
 void tap_lock_percpu_free(struct tap_lock *l);
 
-bool tap_locks_acquire(struct tap_context *c, const struct tap_lock_use *locks,
-		       size_t n);
-void tap_locks_release(const struct tap_lock_use *locks, size_t n);
+bool tap_lock_take_slow(const struct tap_lock_use *u);
+void tap_lock_give_all(struct tap_lock *l);
+bool tap_locks_fail(struct tap_context *c, const struct tap_lock_use *locks,
+		    size_t i);
+
+/* The mode `u` really uses: per-CPU locks exist only for aggregates. */
+static inline enum tap_lock_mode
+tap_lock_mode_of(const struct tap_lock_use *u)
+{
+	return u->lock->cpu ? u->mode : TAP_LOCK_EXCL;
+}
+
+/* Inline from here on: every handler that touches a global runs them,
+ * and the runtime is compiled apart from the handlers (kbuild.c).  The
+ * first try is made here; a busy lock, or a reader's every-CPU lock of
+ * an aggregate, takes locks.c's bounded wait. */
+static inline bool
+tap_lock_take(const struct tap_lock_use *u)
+{
+	switch (tap_lock_mode_of(u)) {
+	case TAP_LOCK_CPU:
+		/* preemption is off in a handler: this CPU stays ours */
+		if (arch_spin_trylock(&this_cpu_ptr(u->lock->cpu)->lock))
+			return true;
+		break;
+	case TAP_LOCK_EXCL:
+		if (raw_spin_trylock(&u->lock->lock))
+			return true;
+		break;
+	default:
+		break;
+	}
+	return tap_lock_take_slow(u);
+}
+
+static inline void
+tap_lock_give(const struct tap_lock_use *u)
+{
+	switch (tap_lock_mode_of(u)) {
+	case TAP_LOCK_CPU:
+		arch_spin_unlock(&this_cpu_ptr(u->lock->cpu)->lock);
+		break;
+	case TAP_LOCK_ALL:
+		tap_lock_give_all(u->lock);
+		break;
+	case TAP_LOCK_EXCL:
+	default:
+		raw_spin_unlock(&u->lock->lock);
+		break;
+	}
+}
+
+static inline void
+tap_locks_release(const struct tap_lock_use *locks, size_t n)
+{
+	while (n--)
+		tap_lock_give(&locks[n]);
+}
+
+/* All of the handler's locks, in order, or none (a skipped probe). */
+static inline bool
+tap_locks_acquire(struct tap_context *c, const struct tap_lock_use *locks,
+		  size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (unlikely(!tap_lock_take(&locks[i])))
+			return tap_locks_fail(c, locks, i);
+	return true;
+}
 
 #endif /* TAP_LINUX_LOCKS_H */

@@ -140,6 +140,14 @@ void tap_netfilters_disarm(struct tap_netfilter_probe *f, size_t n);
 u64 tap_kprobes_missed(struct tap_kprobe_probe *k, size_t n);
 
 /* For generated tracepoint callbacks. */
-struct tap_context *tap_tracepoint_enter(void *data);
+/* Inline: every tracepoint hit runs it, and the runtime is compiled
+ * apart from the generated callbacks (translator/build/kbuild.c). */
+static inline struct tap_context *
+tap_tracepoint_enter(void *data)
+{
+	struct tap_tracepoint_probe *t = data;
+
+	return tap_context_enter(&t->probe, TAP_SESSION_RUNNING);
+}
 
 #endif /* TAP_LINUX_PROBES_H */

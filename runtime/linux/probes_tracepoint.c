@@ -90,10 +90,3 @@ tap_tracepoints_disarm(struct tap_tracepoint_probe *t, size_t n)
 		tracepoint_synchronize_unregister();
 }
 
-struct tap_context *
-tap_tracepoint_enter(void *data)
-{
-	struct tap_tracepoint_probe *t = data;
-
-	return tap_context_enter(&t->probe, TAP_SESSION_RUNNING);
-}
