@@ -45,6 +45,21 @@ tap_bt_save(struct tap_context *c, unsigned long *frames)
 	return kept;
 }
 
+/* The next address of a stack as backtrace() gives it ("0x.. 0x.."):
+ * false at its end or at anything that is not hex. */
+static __maybe_unused bool
+tap_bt_next_addr(const char **p, unsigned long *addr)
+{
+	char *end;
+
+	*p = skip_spaces(*p);
+	*addr = simple_strtoul(*p, &end, 16);
+	if (end == *p)
+		return false;
+	*p = end;
+	return true;
+}
+
 static __maybe_unused void
 tap_bt_print_frame(struct tap_context *c, unsigned long addr)
 {
