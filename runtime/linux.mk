@@ -16,6 +16,7 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/memory.c \
 	runtime/linux/target_mem.h \
 	runtime/linux/locks.h \
+	runtime/linux/counter.h \
 	runtime/linux/locks.c \
 	runtime/linux/ksyms.h \
 	runtime/linux/ksyms.c \

@@ -263,12 +263,6 @@ tap_stat_free(struct tap_stat *st)
 	st->slots = NULL;
 }
 
-void
-tap_stat_add(struct tap_stat *st, int64_t v)
-{
-	tap_stat_data_add(&st->desc, slot(st, tap_cpu_id()), v);
-}
-
 /* Merge every CPU's slot into the merged slot (caller holds the write
  * lock).  Never NULL: an empty aggregate has count 0. */
 const struct tap_stat_data *

@@ -24,7 +24,7 @@ atomic64_t tap_skipped_count = ATOMIC64_INIT(0);
 atomic64_t tap_error_count = ATOMIC64_INIT(0);
 int tap_target_pid;
 
-static struct tap_context **tap_contexts;	/* one per possible CPU */
+struct tap_context **tap_contexts;	/* one per possible CPU */
 
 int
 tap_contexts_alloc(size_t locals_size)
@@ -74,59 +74,8 @@ tap_count_skip(void)
 	}
 }
 
-struct tap_context *
-tap_context_enter(const struct tap_probe *probe, int want_state)
-{
-	struct tap_context *c;
 
-	/* Some callers are preemptible (begin/end; syscall tracepoints on
-	 * newer kernels): the context belongs to this CPU until exit. */
-	preempt_disable();
-	/*
-	 * The state is read only now, with preemption off.  The stop path
-	 * (module.c) sets STOPPING, disarms, then synchronize_rcu() waits
-	 * for every preemption-disabled section that had begun.  Read
-	 * before preempt_disable(), a preemptible caller could see RUNNING,
-	 * be preempted through that whole grace period, and run its
-	 * handler after the end probes, during teardown.  Read here, either
-	 * this section began before the grace period (stop waits for it) or
-	 * after it, and then it sees STOPPING.
-	 */
-	if (atomic_read(&tap_session_state) != want_state || !tap_contexts) {
-		preempt_enable();
-		return NULL;
-	}
-	c = tap_contexts[smp_processor_id()];
-	if (atomic_inc_return(&c->busy) != 1) {
-		/* This CPU is already in a handler (an interrupt or a
-		 * probe hit inside a handler): never nest. */
-		atomic_dec(&c->busy);
-		preempt_enable();
-		tap_count_skip();
-		return NULL;
-	}
-	c->probe = probe;
-	c->regs = NULL;
-	c->probe_data = NULL;
-	c->actions = 0;
-	c->maxaction = want_state == TAP_SESSION_RUNNING ?
-		       TAP_MAXACTION : TAP_MAXACTION_INTERRUPTIBLE;
-	c->nesting = 0;
-	c->error = false;
-	c->next = false;
-	c->last_stmt = NULL;
-	c->errbuf[0] = '\0';
-	c->out.len = 0;
-#ifndef TAP_NO_OVERLOAD
-	/* a clock read costs about what a small handler does: time one
-	 * handler in TAP_OVERLOAD_SAMPLE, count it that many times */
-	c->entered_ns = ++c->handlers % TAP_OVERLOAD_SAMPLE == 0 ?
-			local_clock() : 0;
-#endif
-	return c;
-}
-
-static void
+void
 tap_report_error(struct tap_context *c)
 {
 	int n;
@@ -149,7 +98,7 @@ tap_report_error(struct tap_context *c)
  * counted that many times), so that the common handler reads no clock.
  * Define TAP_NO_OVERLOAD to turn this off.
  */
-static void
+void
 tap_check_overload(struct tap_context *c)
 {
 #ifndef TAP_NO_OVERLOAD
@@ -171,18 +120,6 @@ tap_check_overload(struct tap_context *c)
 	c->window_start_ns = now;
 	c->window_busy_ns = 0;
 #endif
-}
-
-void
-tap_context_exit(struct tap_context *c)
-{
-	tap_output_commit(c);
-	tap_check_overload(c);
-	if (unlikely(c->error))
-		tap_report_error(c);
-	c->probe = NULL;
-	atomic_dec(&c->busy);
-	preempt_enable();
 }
 
 void

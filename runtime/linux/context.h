@@ -20,9 +20,12 @@
 #include <linux/atomic.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/preempt.h>
 
 #include "../core/limits.h"
 #include "../core/core.h"
+#include "../core/abi.h"
 
 #ifndef TAP_OUTBUF_SIZE
 #define TAP_OUTBUF_SIZE		8192	/* one handler's output before a commit */
@@ -46,7 +49,7 @@ struct tap_outbuf {
 };
 
 struct tap_context {
-	atomic_t busy;			/* reentrancy guard: >0 inside a handler */
+	int busy;			/* reentrancy guard: 1 inside a handler */
 	const struct tap_probe *probe;	/* the probe being handled */
 	struct pt_regs *regs;		/* kprobe/kretprobe registers, or NULL */
 	void *probe_data;		/* provider data: tracepoint args, ... */
@@ -78,9 +81,10 @@ extern int tap_target_pid;
 int tap_contexts_alloc(size_t locals_size);
 void tap_contexts_free(void);
 
-struct tap_context *tap_context_enter(const struct tap_probe *probe,
-				      int want_state);
-void tap_context_exit(struct tap_context *c);
+/* The slow parts of leaving a handler (context.c). */
+void tap_check_overload(struct tap_context *c);
+void tap_report_error(struct tap_context *c);
+void tap_output_commit(struct tap_context *c);
 
 /* tap_error(), the script error, is core/handler.h's: tap_context_exit()
  * reports it ("ERROR: msg near last_stmt") and past MAXERRORS turns the
@@ -93,6 +97,91 @@ __printf(2, 3) void tap_warn(struct tap_context *c, const char *fmt, ...);
 void tap_count_skip(void);
 
 #include "../core/handler.h"
+
+extern struct tap_context **tap_contexts;	/* one per possible CPU */
+
+/*
+ * Entering and leaving a handler are inline: every event pays them, and
+ * the runtime is compiled apart from the handlers (kbuild.c), so a call
+ * would cost an out-of-line call each way.  What is rare (a skip, an
+ * error, output to commit, a timed handler) stays out of line.
+ */
+static inline struct tap_context *
+tap_context_enter(const struct tap_probe *probe, int want_state)
+{
+	struct tap_context *c;
+
+	/* Some callers are preemptible (begin/end; syscall tracepoints on
+	 * newer kernels): the context belongs to this CPU until exit. */
+	preempt_disable();
+	/*
+	 * The state is read only now, with preemption off.  The stop path
+	 * (module.c) sets STOPPING, disarms, then synchronize_rcu() waits
+	 * for every preemption-disabled section that had begun.  Read
+	 * before preempt_disable(), a preemptible caller could see RUNNING,
+	 * be preempted through that whole grace period, and run its
+	 * handler after the end probes, during teardown.  Read here, either
+	 * this section began before the grace period (stop waits for it) or
+	 * after it, and then it sees STOPPING.
+	 */
+	if (unlikely(atomic_read(&tap_session_state) != want_state ||
+		     !tap_contexts)) {
+		preempt_enable();
+		return NULL;
+	}
+	c = tap_contexts[smp_processor_id()];
+	/*
+	 * The reentrancy guard needs no atomic: only this CPU touches its
+	 * context's flag.  An interrupt (or NMI) that hits between the test
+	 * and the store finds it clear, runs its handler to the end and
+	 * clears it again before this one goes on.
+	 */
+	if (unlikely(READ_ONCE(c->busy))) {
+		/* This CPU is already in a handler (an interrupt or a
+		 * probe hit inside a handler): never nest. */
+		preempt_enable();
+		tap_count_skip();
+		return NULL;
+	}
+	WRITE_ONCE(c->busy, 1);
+	barrier();
+	c->probe = probe;
+	c->regs = NULL;
+	c->probe_data = NULL;
+	c->actions = 0;
+	c->maxaction = want_state == TAP_SESSION_RUNNING ?
+		       TAP_MAXACTION : TAP_MAXACTION_INTERRUPTIBLE;
+	c->nesting = 0;
+	c->error = false;
+	c->next = false;
+	c->last_stmt = NULL;
+	c->errbuf[0] = '\0';
+	c->out.len = 0;
+#ifndef TAP_NO_OVERLOAD
+	/* a clock read costs about what a small handler does: time one
+	 * handler in TAP_OVERLOAD_SAMPLE, count it that many times */
+	c->entered_ns = unlikely(++c->handlers % TAP_OVERLOAD_SAMPLE == 0) ?
+			local_clock() : 0;
+#endif
+	return c;
+}
+
+static inline void
+tap_context_exit(struct tap_context *c)
+{
+	if (c->out.len)
+		tap_output_commit(c);
+#ifndef TAP_NO_OVERLOAD
+	if (unlikely(c->entered_ns))
+		tap_check_overload(c);
+#endif
+	if (unlikely(c->error))
+		tap_report_error(c);
+	c->probe = NULL;
+	barrier();
+	WRITE_ONCE(c->busy, 0);
+	preempt_enable();
+}
 
 /* The script's exit(): stop the session soon, from any context. */
 void tap_request_exit(void);

@@ -2,7 +2,7 @@
  * runtime.h -- what generated code sees of the Linux kernel platform: the
  * registration table (probes.h), the per-CPU context and session state
  * (context.h), output (output.h), safe memory reads (memory.h), locks for
- * globals (locks.h), regular expressions (regex.h) and the protocol
+ * globals (locks.h), per-CPU counters (counter.h), regular expressions (regex.h) and the protocol
  * constants.
  *
  * A generated module is one C file: it includes this header, defines its
@@ -22,6 +22,7 @@
 #include "output.h"
 #include "memory.h"
 #include "locks.h"
+#include "counter.h"
 #include "ksyms.h"
 #include "probes.h"
 #include "mmlock.h"

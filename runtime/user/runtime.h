@@ -125,6 +125,17 @@ tap_locks_release(const struct tap_lock_use *locks, size_t n)
 	(void)locks; (void)n;
 }
 
+/* Per-CPU counters (runtime/linux/counter.h): one CPU here, so the
+ * deltas are one variable; the arithmetic wraps as the kernel's does. */
+#define TAP_COUNTER_DEFINE(name)	static int64_t name
+#define TAP_COUNTER_ADD(name, v) \
+	((name) = (int64_t)((uint64_t)(name) + (uint64_t)(int64_t)(v)))
+#define TAP_COUNTER_READ(base, name) \
+	((int64_t)((uint64_t)(base) + (uint64_t)(name)))
+#define TAP_COUNTER_STORE(base, name, v) \
+	((base) = (int64_t)((uint64_t)(int64_t)(v) - (uint64_t)(name)), \
+	 (int64_t)((uint64_t)(base) + (uint64_t)(name)))
+
 /* The script's exit(): the current handler finishes, then end probes run. */
 void tap_request_exit(void);
 

@@ -12,6 +12,10 @@ include testsuite/unit/loader.mk
 TESTS += testsuite/unit/check-comment-escape.sh
 EXTRA_DIST += testsuite/unit/check-comment-escape.sh
 
+# which globals pass 3 keeps in per-CPU counters, lock-free
+TESTS += testsuite/unit/check-counters.sh
+EXTRA_DIST += testsuite/unit/check-counters.sh
+
 # The helper every VM tier and the corpus tier ask whether a missing
 # dependency skips (77) or, under CI=true, fails the tier.
 TESTS += testsuite/unit/check-skip-or-fail.sh

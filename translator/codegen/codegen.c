@@ -279,6 +279,9 @@ cg_global_decls(struct cg *g)
 			cg_line(&g->w, "static char %s[MAXSTRINGLEN];", name);
 		else
 			cg_line(&g->w, "static int64_t %s;", name);
+		if (sym->cpu_adds && sym->type == TY_LONG)
+			cg_line(&g->w, "TAP_COUNTER_DEFINE(%s);",
+				cg_counter_deltas(g, sym));
 		cg_line(&g->w, "static struct tap_lock %s_lock = TAP_LOCK_INIT(%s_lock);",
 			name, name);
 	}
@@ -811,6 +814,7 @@ pass_translate(struct session *s, FILE *out)
 		return false;
 	g.err_label = g.out_label = "out";
 	cg_name_globals(&g);
+	cg_choose_counters(&g);
 	cg_check_probes(&g);
 	cg_scan_stats(&g);
 	g.decls = open_memstream(&decls, &dl);

@@ -174,7 +174,7 @@ cg_autoprint_scalar(struct cg *g, struct symbol *sym, const char *fmt)
 		return;
 	}
 	cg_line(&g->w, "v[0] = %s(%s);", sym->type == TY_STRING ? "TAP_STR"
-		: "TAP_LONG", name);
+		: "TAP_LONG", sym->cpu_adds && sym->type == TY_LONG ? cg_counter_read(g, sym) : name);
 	cg_line(&g->w, "__tap_out_fmt(c, &%s, v, 1);", fmt);
 }
 

@@ -168,6 +168,8 @@ cg_symbol_read(struct cg *g, struct node *n)
 	}
 	if (sym->type == TY_STRING)
 		return cg_fmt(g, "((const char *)%s)", cg_symbol_ref(g, sym));
+	if (sym->cpu_adds && sym->type == TY_LONG)
+		return cg_counter_read(g, sym);
 	return cg_symbol_ref(g, sym);
 }
 
@@ -356,6 +358,18 @@ cg_scalar_store(struct cg *g, struct symbol *sym, enum op op, const char *val,
 				      ref);
 		return cg_fmt(g, "({ const char *%s = %s; tap_str_copy(%s, %s); "
 			      "(const char *)%s; })", v, val, ref, v, ref);
+	}
+	if (sym->cpu_adds && sym->type == TY_LONG) {
+		/* only where no other handler runs (codegen_counters.c) */
+		if (op == OP_ASSIGN)
+			return cg_fmt(g, "({ int64_t %s = %s; %s; })", v, val,
+				      cg_counter_store(g, sym, v));
+		return cg_fmt(g, "({ int64_t %s = %s; int64_t %s, __old%s = "
+			      "%s; %s %s; })", v, val, r, r,
+			      cg_counter_read(g, sym),
+			      cg_arith(g, bop, cg_fmt(g, "__old%s", r), v,
+				       near, r),
+			      cg_counter_store(g, sym, r));
 	}
 	if (op == OP_ASSIGN)
 		return cg_fmt(g, "({ int64_t %s = %s; %s = %s; %s; })", v, val,

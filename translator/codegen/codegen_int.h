@@ -160,6 +160,17 @@ void cg_locks_before_stmt(struct cg *g, struct node *n);
 bool cg_locks_held(struct cg *g);
 void cg_locks_set_held(struct cg *g, bool held);
 
+/* codegen_counters.c: scalar globals that probes only count live in
+ * per-CPU counters (sym->cpu_adds); their reads, stores and counts. */
+void cg_choose_counters(struct cg *g);
+bool cg_counter_add_parts(struct node *stmt_expr, struct symbol **sym,
+			  struct node **delta, bool *negate);
+const char *cg_counter_deltas(struct cg *g, struct symbol *sym);
+const char *cg_counter_read(struct cg *g, struct symbol *sym);
+const char *cg_counter_store(struct cg *g, struct symbol *sym,
+			     const char *val);
+bool cg_counter_stmt(struct cg *g, struct node *stmt_expr);
+
 /* codegen_probe.c */
 void cg_frame_note(struct cg *g, struct symbol *sym);
 void cg_functions(struct cg *g);

@@ -50,6 +50,8 @@ touch_global(struct cg_touch *t, struct symbol *sym, enum cg_use use)
 	struct program *p = t->g->prog;
 	int i;
 
+	if (sym->cpu_adds)
+		return;		/* counted and read without a lock */
 	t->any = true;
 	if (!t->use)
 		return;

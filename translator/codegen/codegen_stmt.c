@@ -372,6 +372,8 @@ cg_stmt(struct cg *g, struct node *n)
 	case N_NULL_STMT: return;
 	case N_EXPR_STMT:
 		cg_count(g, n->u.expr_stmt.expr);
+		if (cg_counter_stmt(g, n->u.expr_stmt.expr))
+			return;
 		cg_line(&g->w, "(void)(%s);", cg_expr(g, n->u.expr_stmt.expr));
 		return;
 	case N_IF: cg_if(g, n); return;

@@ -17,6 +17,7 @@ translator_libtapc_a_SOURCES += \
 	translator/codegen/codegen_expr.c \
 	translator/codegen/codegen_int.h \
 	translator/codegen/codegen_locks.c \
+	translator/codegen/codegen_counters.c \
 	translator/codegen/codegen_print.c \
 	translator/codegen/codegen_probe.c \
 	translator/codegen/codegen_stmt.c \

@@ -48,6 +48,9 @@ struct symbol {
 	bool is_private;
 	const char *cmdline_value;	/* -G name=value */
 	const char *c_name;		/* identifier the generated C uses */
+	bool cpu_adds;			/* pass 3: probes add into it
+					 * without a lock, each on its CPU
+					 * (codegen_counters.c) */
 	/* Autocast (locals): the debug-info type of every typed value
 	 * stored in it (types.c); none if two differ (vtype_mixed). */
 	struct ta_vtype vtype;
