@@ -39,17 +39,6 @@ tap_buf_putn(struct tap_buf *b, const char *s, size_t n)
 }
 
 void
-tap_buf_putc(struct tap_buf *b, char c)
-{
-	if (tap_buf_room(b) == 0) {
-		b->truncated = true;
-		return;
-	}
-	b->data[b->len++] = c;
-	b->data[b->len] = '\0';
-}
-
-void
 tap_buf_puts(struct tap_buf *b, const char *s)
 {
 	tap_buf_putn(b, s, tap_strlen(s));
@@ -88,32 +77,42 @@ __tap_utoa_rev(char *tmp, uint64_t v, unsigned int base, bool upper)
 	return n;
 }
 
-static void
-put_reversed(struct tap_buf *b, const char *tmp, int n)
+/* Decimal digits of v, written backwards ending at `end`; how many.  A
+ * constant divisor: the compiler multiplies instead of dividing. */
+static int
+put_decimal_rev(char *end, uint64_t v)
 {
-	while (n > 0)
-		tap_buf_putc(b, tmp[--n]);
+	int n = 0;
+
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+		n++;
+	} while (v);
+	return n;
 }
 
 void
 tap_buf_put_u64(struct tap_buf *b, uint64_t v)
 {
-	char tmp[64];
+	char tmp[20];
+	int n = put_decimal_rev(tmp + sizeof(tmp), v);
 
-	put_reversed(b, tmp, __tap_utoa_rev(tmp, v, 10, false));
+	tap_buf_putn(b, tmp + sizeof(tmp) - n, (size_t)n);
 }
 
-/* Negate in unsigned arithmetic so that INT64_MIN prints correctly. */
+/* Negate in unsigned arithmetic so that INT64_MIN prints correctly; one
+ * append for sign and digits (printf's %d and print() of a long). */
 void
 tap_buf_put_s64(struct tap_buf *b, int64_t v)
 {
-	uint64_t mag = (uint64_t)v;
+	char tmp[21];
+	uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	int n = put_decimal_rev(tmp + sizeof(tmp), mag);
 
-	if (v < 0) {
-		tap_buf_putc(b, '-');
-		mag = 0 - mag;
-	}
-	tap_buf_put_u64(b, mag);
+	if (v < 0)
+		tmp[sizeof(tmp) - ++n] = '-';
+	tap_buf_putn(b, tmp + sizeof(tmp) - n, (size_t)n);
 }
 
 int

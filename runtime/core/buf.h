@@ -25,7 +25,6 @@ struct tap_buf {
 
 void tap_buf_init(struct tap_buf *b, char *storage, size_t size);
 void tap_buf_reset(struct tap_buf *b);
-void tap_buf_putc(struct tap_buf *b, char c);
 void tap_buf_putn(struct tap_buf *b, const char *s, size_t n);
 void tap_buf_puts(struct tap_buf *b, const char *s);
 void tap_buf_pad(struct tap_buf *b, char c, long n);
@@ -38,6 +37,19 @@ static inline size_t
 tap_buf_room(const struct tap_buf *b)
 {
 	return b->cap ? b->cap - 1 - b->len : 0;
+}
+
+/* Inline: compiled formats (codegen_print.c) put their one-byte literals
+ * with it, from the handlers' translation unit. */
+static inline void
+tap_buf_putc(struct tap_buf *b, char c)
+{
+	if (tap_buf_room(b) == 0) {
+		b->truncated = true;
+		return;
+	}
+	b->data[b->len++] = c;
+	b->data[b->len] = '\0';
 }
 
 /* Digits of v in base (2..16), least significant first, into tmp[64+];

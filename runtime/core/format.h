@@ -84,6 +84,11 @@ struct tap_fmt {
 	const struct tap_fmt_piece *pieces;
 	unsigned int npieces;
 	unsigned int nargs;			/* arguments consumed */
+	/* Or NULL: the same output from code pass 3 compiled for a format
+	 * of literals, plain %d and plain %s (exactly nargs arguments, of
+	 * the types the format says); tap_fmt_apply() calls it instead of
+	 * reading the pieces. */
+	int (*render)(struct tap_buf *out, const struct tap_value *args);
 };
 
 struct tap_fmt_env {

@@ -8,7 +8,9 @@
  * which $1..$4 are the arguments (already evaluated, in order, into
  * temporaries) and $d is the frame string a string result is written
  * to. A long builtin's template is an expression; a string builtin's is a
- * statement filling $d; a void one's is a statement. Only names of the
+ * statement filling $d, or "=EXPR" when EXPR is a string that stays put
+ * while the handler runs (no copy into the frame: execname() is on every
+ * event's path, issue 18); a void one's is a statement. Only names of the
  * portable core and the platform interface (runtime.h) appear in
  * templates, so they work on both targets. Must not: grow builtins that
  * need the kernel; those belong in tapsets.
@@ -38,7 +40,7 @@ static const char *const templates[BUILTIN_COUNT] = {
 	[BUILTIN_GETTIMEOFDAY_S] = "(tap_gettimeofday_ns() / 1000000000)",
 	[BUILTIN_PID] = "tap_pid()",
 	[BUILTIN_TID] = "tap_tid()",
-	[BUILTIN_EXECNAME] = "tap_str_copy($d, tap_execname())",
+	[BUILTIN_EXECNAME] = "=tap_execname()",
 	[BUILTIN_TARGET] = "((int64_t)tap_target_pid)",
 	[BUILTIN_CPU] = "((int64_t)tap_cpu_id())",
 	[BUILTIN_PP] = "tap_str_copy($d, c->probe->point)",
@@ -97,6 +99,9 @@ cg_builtin_call(struct cg *g, struct node *n)
 							: "int64_t",
 			      args[i], cg_expr(g, a));
 	}
+	if (b->ret == TY_STRING && t[0] == '=')
+		return cg_fmt(g, "({ %s(const char *)%s; })", decl,
+			      cg_expand(g, t + 1, args, NULL));
 	if (b->ret == TY_STRING)
 		dst = cg_str_temp(g);
 	body = cg_expand(g, t, args, dst);

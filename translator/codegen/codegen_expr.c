@@ -408,6 +408,13 @@ cg_elem_store(struct cg *g, struct node *idx, enum op op, const char *val,
 			      "tap_map_set_long(%s, %s, %s); %s %s; })", kd, v,
 			      val, rc, m, k, v, cg_raise_rc(g, rc, sym, anear),
 			      v);
+	/* a[k]++, a[k] += x: one lookup, not a get and a set */
+	if (op == OP_ADD_ASSIGN || op == OP_SUB_ASSIGN)
+		return cg_fmt(g, "({ %sint64_t %s = %s; int64_t %s; int %s = "
+			      "tap_map_add_long(%s, %s, %s%s, &%s); %s %s; })",
+			      kd, v, val, r, rc, m, k,
+			      op == OP_SUB_ASSIGN ? "(int64_t)0 - (uint64_t)" : "",
+			      v, r, cg_raise_rc(g, rc, sym, anear), r);
 	return cg_fmt(g, "({ %sint64_t %s = %s; int64_t %s, __old%s = "
 		      "tap_map_get_long(%s, %s); int %s; %s %s = "
 		      "tap_map_set_long(%s, %s, %s); %s %s; })", kd, v, val, r,

@@ -69,6 +69,67 @@ cg_types(struct cg *g, struct node *n, int first)
 	return cg_fmt(g, "%s}", s);
 }
 
+/* Whether a piece is one a compiled format renders: a literal, %%, or a
+ * %d or %s with no flags, width or precision. */
+static bool
+cg_piece_plain(const struct tap_fmt_piece *pc)
+{
+	if (pc->conv == TAP_FMT_LITERAL || pc->conv == TAP_FMT_PERCENT)
+		return true;
+	return (pc->conv == TAP_FMT_SIGNED || pc->conv == TAP_FMT_STRING) &&
+	       pc->flags == 0 && pc->width == TAP_FMT_NONE &&
+	       pc->precision == TAP_FMT_NONE;
+}
+
+/*
+ * A format made only of plain pieces becomes code: NAME_render() puts
+ * each piece straight into the buffer, where tap_fmt_apply() would walk
+ * the pieces, resolve each spec and dispatch on its conversion (a good
+ * part of what a printf per event cost: issue 18).  Same output, the
+ * same truncation; NULL when some piece is not plain.
+ */
+static const char *
+cg_format_render(struct cg *g, const char *name, const char *src,
+		 const struct tap_fmt_piece *pieces, unsigned int npieces)
+{
+	unsigned int i, arg = 0;
+
+	for (i = 0; i < npieces; i++)
+		if (!cg_piece_plain(&pieces[i]))
+			return NULL;
+	fprintf(g->decls, "static int\n%s_render(struct tap_buf *b, "
+		"const struct tap_value *a)\n{\n\t(void)a;\n", name);
+	for (i = 0; i < npieces; i++) {
+		const struct tap_fmt_piece *pc = &pieces[i];
+
+		switch (pc->conv) {
+		case TAP_FMT_LITERAL:
+			if (pc->len == 1)
+				fprintf(g->decls, "\ttap_buf_putc(b, %s[0]);\n",
+					cg_c_string(g, src + pc->off, 1));
+			else
+				fprintf(g->decls, "\ttap_buf_putn(b, %s, %u);\n",
+					cg_c_string(g, src + pc->off, pc->len),
+					pc->len);
+			break;
+		case TAP_FMT_PERCENT:
+			fprintf(g->decls, "\ttap_buf_putc(b, '%%');\n");
+			break;
+		case TAP_FMT_SIGNED:
+			fprintf(g->decls, "\ttap_buf_put_s64(b, a[%u].l);\n",
+				arg++);
+			break;
+		default:	/* TAP_FMT_STRING, as put_string() */
+			fprintf(g->decls, "\ttap_buf_puts(b, a[%u].s ? a[%u].s "
+				": \"<NULL>\");\n", arg, arg);
+			arg++;
+			break;
+		}
+	}
+	fprintf(g->decls, "\treturn tap_buf_status(b);\n}\n");
+	return cg_fmt(g, "%s_render", name);
+}
+
 /*
  * Compile `len` bytes of format at translate time and emit its static
  * table; the table's name, or NULL (with *off where it went wrong). The
@@ -81,7 +142,7 @@ cg_static_format(struct cg *g, const char *src, size_t len,
 	unsigned int count = tap_fmt_count_pieces(src), i;
 	struct tap_fmt_piece *pieces;
 	struct tap_fmt fmt;
-	const char *name;
+	const char *name, *render;
 
 	pieces = arena_alloc(g->a, sizeof(*pieces) * (count + 1));
 	*off = 0;
@@ -101,9 +162,11 @@ cg_static_format(struct cg *g, const char *src, size_t len,
 			pieces[i].precision, pieces[i].off, pieces[i].len);
 	if (!fmt.npieces)
 		fprintf(g->decls, "\t{ 0, 0, 0, 0, 0, 0 },\n");
-	fprintf(g->decls, "};\nstatic const struct tap_fmt %s = { %s, %s_pieces, "
-		"%u, %u };\n", name, cg_c_string(g, src, len), name,
-		fmt.npieces, fmt.nargs);
+	fprintf(g->decls, "};\n");
+	render = cg_format_render(g, name, src, pieces, fmt.npieces);
+	fprintf(g->decls, "static const struct tap_fmt %s = { %s, %s_pieces, "
+		"%u, %u, %s };\n", name, cg_c_string(g, src, len), name,
+		fmt.npieces, fmt.nargs, render ? render : "NULL");
 	return name;
 }
 
