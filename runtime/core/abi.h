@@ -17,6 +17,11 @@
 
 #include "platform.h"
 
+/* How many provider arguments (a tracepoint's) a probe context holds for
+ * its handler (c->probe_args); a provider with more keeps them on its
+ * callback's stack. */
+#define TAP_CONTEXT_ARGS_MAX	12
+
 /* Session life cycle; tap_session_state holds one of these. */
 enum tap_session_state {
 	TAP_SESSION_STARTING,	/* globals set; begin probes run here */

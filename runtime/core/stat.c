@@ -244,6 +244,7 @@ tap_stat_init(struct tap_stat *st, const struct tap_stat_desc *d)
 
 	tap_memset(st, 0, sizeof(*st));
 	st->desc = *d;
+	st->plain = d->hist == TAP_HIST_NONE && !d->variance;
 	st->ncpus = tap_num_cpus();
 	st->slot_size = TAP_ALIGN_UP(tap_stat_data_size(d), TAP_CACHELINE);
 	/* One slot per CPU, the merged slot, and slack for alignment. */

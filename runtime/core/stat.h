@@ -87,6 +87,8 @@ struct tap_stat_data {
 struct tap_stat {
 	struct tap_stat_desc desc;
 	size_t slot_size;	/* bytes per CPU slot, cache-line multiple */
+	bool plain;		/* no histogram, no variance: tap_stat_add's
+				 * inline case */
 	unsigned int ncpus;
 	void *mem;		/* what tap_alloc() returned */
 	char *slots;		/* ncpus slots, then the merged slot */
@@ -156,8 +158,7 @@ tap_stat_add(struct tap_stat *st, int64_t v)
 	struct tap_stat_data *sd = (struct tap_stat_data *)
 		(st->slots + tap_cpu_id() * st->slot_size);
 
-	if (st->desc.hist != TAP_HIST_NONE || st->desc.variance ||
-	    sd->count == 0) {
+	if (!st->plain || sd->count == 0) {
 		tap_stat_data_add(&st->desc, sd, v);
 		return;
 	}

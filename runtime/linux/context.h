@@ -53,6 +53,8 @@ struct tap_context {
 	const struct tap_probe *probe;	/* the probe being handled */
 	struct pt_regs *regs;		/* kprobe/kretprobe registers, or NULL */
 	void *probe_data;		/* provider data: tracepoint args, ... */
+	int64_t probe_args[TAP_CONTEXT_ARGS_MAX];	/* where a tracepoint's
+						 * callback puts them */
 	unsigned long actions;		/* statements so far, for MAXACTION */
 	unsigned long maxaction;	/* this handler's limit */
 	int nesting;			/* call depth, for MAXNESTING */
@@ -154,8 +156,7 @@ tap_context_enter(const struct tap_probe *probe, int want_state)
 	c->nesting = 0;
 	c->error = false;
 	c->next = false;
-	c->last_stmt = NULL;
-	c->errbuf[0] = '\0';
+	c->last_stmt = NULL;	/* errbuf is read only after an error sets it */
 	c->out.len = 0;
 #ifndef TAP_NO_OVERLOAD
 	/* a clock read costs about what a small handler does: time one

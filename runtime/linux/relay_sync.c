@@ -34,7 +34,7 @@ struct file_operations tap_relay_fops;
  * context (the flush, read()) always gets the lock: a locked section runs
  * with interrupts off, so no task runs on its CPU until it is left.
  */
-static bool
+static inline bool
 tap_relay_lock(unsigned int cpu, unsigned long *flags)
 {
 	struct tap_relay_cpu *self;
@@ -50,7 +50,7 @@ tap_relay_lock(unsigned int cpu, unsigned long *flags)
 	return true;
 }
 
-static void
+static inline void
 tap_relay_unlock(unsigned int cpu, unsigned long flags)
 {
 	raw_spin_unlock(&per_cpu_ptr(&tap_relay_cpu, cpu)->lock);
@@ -71,7 +71,9 @@ tap_relay_write_locked(struct rchan *chan, const void *data, size_t len)
 		preempt_enable();
 		return false;
 	}
-	relay_write(chan, data, len);
+	/* interrupts are off under the lock: relay_write() would save and
+	 * restore them again */
+	__relay_write(chan, data, len);
 	tap_relay_unlock(cpu, flags);
 	preempt_enable();
 	return true;

@@ -139,7 +139,8 @@ cg_handler(struct cg *g, struct derived_probe *dp, int index)
 	cg_blank(&g->w);
 	cg_comment(&g->w, "probe %s at %s", dp->name,
 		cg_where(g, dp->origin ? dp->origin->loc : dp->point->loc, NULL));
-	cg_line(&g->w, "static void");
+	/* inline: a provider's callback calls it once, on every event */
+	cg_line(&g->w, "static inline void");
 	cg_line(&g->w, "probe_%d(struct tap_context *c)", index);
 	cg_open_block(&g->w);
 	cg_line(&g->w, "struct %s *l = &TAP_FRAME(c, 0)->%s;", f.struct_name,

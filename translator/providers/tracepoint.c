@@ -28,6 +28,7 @@
 #include "translator/sema/elab.h"
 #include "translator/providers/pdata.h"
 #include "translator/providers/provider.h"
+#include "runtime/core/abi.h"
 #include "translator/sema/tvar_btf.h"
 
 #define TP_MAXARGS 12		/* arguments a callback passes on */
@@ -223,11 +224,18 @@ tracepoint_callback(struct cg *g, struct derived_probe *dp)
 	cg_line(&g->w, "static void");
 	cg_line(&g->w, "__tap_tp_cb_%d(%s)", dp->index, params);
 	cg_open_block(&g->w);
-	cg_line(&g->w, "int64_t __args[%d];", pd->nargs ? pd->nargs : 1);
+	/* The arguments go in the context when they fit: a stack array
+	 * would cost the callback a stack canary and its zeroing. */
+	if (pd->nargs > TAP_CONTEXT_ARGS_MAX)
+		cg_line(&g->w, "int64_t __args[%d];", pd->nargs);
 	cg_line(&g->w, "struct tap_context *c = tap_tracepoint_enter(__data);");
+	if (pd->nargs <= TAP_CONTEXT_ARGS_MAX)
+		cg_line(&g->w, "int64_t *__args;");
 	cg_blank(&g->w);
 	cg_line(&g->w, "if (!c)");
 	cg_line(&g->w, "\treturn;");
+	if (pd->nargs <= TAP_CONTEXT_ARGS_MAX)
+		cg_line(&g->w, "__args = c->probe_args;");
 	for (int i = 0; i < pd->nargs; i++)
 		cg_line(&g->w, "__args[%d] = (int64_t)%s__a%d;", i,
 			pd->args[i]->is_pointer ? "(unsigned long)" : "", i);
