@@ -213,6 +213,75 @@ cg_autoprint_array(struct cg *g, struct symbol *sym, const char *fmt,
 	cg_close(&g->w, NULL);
 }
 
+/* --json: the same globals as one JSON document a line (json.h):
+ * {"name":N,"value":V} for a scalar, {"name":N,"entries":[{"key":[..],
+ * "value":V},...]} for an array, in the order the text lines have. */
+static const char *
+cg_json_type(struct symbol *sym)
+{
+	if (sym->type == TY_STATS)
+		return "TAP_T_STAT";
+	return sym->type == TY_STRING ? "TAP_T_STRING" : "TAP_T_LONG";
+}
+
+static void
+cg_autoprint_json_scalar(struct cg *g, struct symbol *sym)
+{
+	const char *name = cg_global_name(sym);
+
+	if (sym->type == TY_STATS)
+		cg_line(&g->w, "__tap_out_json_value(c, \"%s\", &v[0], TAP_T_STAT, "
+			"tap_stat_get(&%s));", sym->name, name);
+	else
+		cg_line(&g->w, "v[0] = %s(%s); __tap_out_json_value(c, \"%s\", "
+			"&v[0], %s, NULL);", sym->type == TY_STRING ? "TAP_STR"
+			: "TAP_LONG", name, sym->name, cg_json_type(sym));
+}
+
+static void
+cg_autoprint_json_array(struct cg *g, struct symbol *sym, int k,
+			const char *near)
+{
+	const char *map = cg_fmt(g, "&%s", cg_global_name(sym));
+	const char *sd = "NULL";
+	int i;
+
+	fprintf(g->decls, "static const enum tap_type __tap_akt_%d[] = {", k);
+	for (i = 0; i < sym->nkeys; i++)
+		fprintf(g->decls, " %s,", sym->key_types[i] == TY_STRING
+			? "TAP_T_STRING" : "TAP_T_LONG");
+	fprintf(g->decls, " };\n");
+	if (cg_is_stat_array(sym)) {
+		cg_open(&g->w, "if (tap_pmap_aggregate(&%s))", cg_global_name(sym));
+		cg_line(&g->w, "tap_error_at(c, \"aggregation overflow\", %s);",
+			cg_c_string(g, near, strlen(near)));
+		cg_line(&g->w, "goto out;");
+		cg_close(&g->w, NULL);
+		map = cg_fmt(g, "&%s.agg", cg_global_name(sym));
+		sd = cg_fmt(g, "tap_map_value_stat(%s, e)", map);
+	}
+	cg_line(&g->w, "tap_puts(c, \"{\\\"name\\\":\\\"%s\\\",\\\"entries\\\":[\");",
+		sym->name);
+	cg_line(&g->w, "tap_map_iter_start(%s, &o, &it, l->it);", map);
+	cg_open(&g->w, "for (i = 0; (e = tap_map_iter_next(&it)) != NULL; i++)");
+	cg_line(&g->w, "TAP_STMT(%s, out);", cg_c_string(g, near, strlen(near)));
+	for (i = 0; i < sym->nkeys; i++)
+		cg_line(&g->w, "v[%d] = %s(tap_map_key_%s(%s, e, %d));", i,
+			sym->key_types[i] == TY_STRING ? "TAP_STR" : "TAP_LONG",
+			sym->key_types[i] == TY_STRING ? "str" : "long", map, i);
+	if (sym->type == TY_STRING)
+		cg_line(&g->w, "v[%d] = TAP_STR(tap_map_value_str(%s, e));",
+			sym->nkeys, map);
+	else if (sym->type != TY_STATS)
+		cg_line(&g->w, "v[%d] = TAP_LONG(*tap_map_value_long(%s, e));",
+			sym->nkeys, map);
+	cg_line(&g->w, "__tap_out_json_entry(c, i == 0, v, __tap_akt_%d, %d, "
+		"&v[%d], %s, %s);", k, sym->nkeys, sym->nkeys, cg_json_type(sym),
+		sd);
+	cg_close(&g->w, NULL);
+	cg_line(&g->w, "tap_puts(c, \"]}\\n\");");
+}
+
 /* The frame: iteration storage for an array's entries. */
 static void
 cg_autoprint_frame(struct cg *g, struct symbol *sym, int k)
@@ -259,11 +328,17 @@ cg_autoprint_handler(struct cg *g, struct symbol *sym, int k)
 			".field = TAP_STAT_COUNT, .limit = -1 };");
 		cg_line(&g->w, "struct tap_map_iter it;");
 		cg_line(&g->w, "struct tap_map_entry *e;");
+		if (g->s->opts.json_output)
+			cg_line(&g->w, "int i;");
 	}
 	cg_blank(&g->w);
 	cg_line(&g->w, "if (!tap_locks_acquire(c, __tap_alocks_%d, 1))", k);
 	cg_line(&g->w, "\treturn;");
-	if (sym->nkeys)
+	if (g->s->opts.json_output && sym->nkeys)
+		cg_autoprint_json_array(g, sym, k, near);
+	else if (g->s->opts.json_output)
+		cg_autoprint_json_scalar(g, sym);
+	else if (sym->nkeys)
 		cg_autoprint_array(g, sym, fmt, near, (int)nargs);
 	else
 		cg_autoprint_scalar(g, sym, fmt);
