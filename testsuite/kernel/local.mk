@@ -15,6 +15,13 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/procfs-work.sh \
 	testsuite/kernel/cpuonline-work.sh \
 	testsuite/kernel/dpath-work.sh \
+	testsuite/kernel/prom-lint \
+	testsuite/kernel/tests/prom_metrics.stp \
+	testsuite/kernel/tests/prom_check \
+	testsuite/kernel/tests/lang_prometheus.stp \
+	testsuite/kernel/tests/lang_prometheus.out \
+	testsuite/kernel/tests/lang_json.stp \
+	testsuite/kernel/tests/lang_json.out \
 	testsuite/kernel/example-args \
 	testsuite/kernel/tests/dpath.stp \
 	testsuite/kernel/tests/dpath.out \
