@@ -216,6 +216,8 @@ cg_print_call(struct cg *g, struct node *n)
 
 	if (strcmp(name, "printf") == 0 || strcmp(name, "sprintf") == 0)
 		return cg_printf(g, n, to_string);
+	if (sema_is_whole_print(g->s, n))
+		return cg_print_whole(g, n);
 	if (strncmp(name + to_string, "printd", 6) == 0) {
 		if (n->u.call.args.n < 1) {
 			cg_unsupported(g, n, "printd without a delimiter");
