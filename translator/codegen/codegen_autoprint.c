@@ -203,30 +203,40 @@ cg_whole_map(struct cg *g, struct symbol *sym, const struct cg_whole_at *at)
 	return cg_fmt(g, "&%s.agg", cg_global_name(sym));
 }
 
+/* At the top of the loop over the entries: count the statement, and put
+ * entry e's keys in v[], then its value unless it is a statistic. */
 static void
-cg_autoprint_array(struct cg *g, struct symbol *sym, const char *fmt,
-		   const struct cg_whole_at *at, int nargs)
+cg_whole_entry(struct cg *g, struct symbol *sym, const char *map,
+	       const struct cg_whole_at *at)
 {
-	const char *map = cg_whole_map(g, sym, at);
 	int i;
 
-	cg_line(&g->w, "tap_map_iter_start(%s, &o, &it, %s);", map, at->iters);
-	cg_open(&g->w, "while ((e = tap_map_iter_next(&it)) != NULL)");
 	cg_line(&g->w, "TAP_STMT(%s, %s);",
 		cg_c_string(g, at->near, strlen(at->near)), at->out);
 	for (i = 0; i < sym->nkeys; i++)
 		cg_line(&g->w, "v[%d] = %s(tap_map_key_%s(%s, e, %d));", i,
 			sym->key_types[i] == TY_STRING ? "TAP_STR" : "TAP_LONG",
 			sym->key_types[i] == TY_STRING ? "str" : "long", map, i);
+	if (sym->type == TY_STRING)
+		cg_line(&g->w, "v[%d] = TAP_STR(tap_map_value_str(%s, e));",
+			sym->nkeys, map);
+	else if (sym->type != TY_STATS)
+		cg_line(&g->w, "v[%d] = TAP_LONG(*tap_map_value_long(%s, e));",
+			sym->nkeys, map);
+}
+
+static void
+cg_autoprint_array(struct cg *g, struct symbol *sym, const char *fmt,
+		   const struct cg_whole_at *at, int nargs)
+{
+	const char *map = cg_whole_map(g, sym, at);
+
+	cg_line(&g->w, "tap_map_iter_start(%s, &o, &it, %s);", map, at->iters);
+	cg_open(&g->w, "while ((e = tap_map_iter_next(&it)) != NULL)");
+	cg_whole_entry(g, sym, map, at);
 	if (sym->type == TY_STATS)
 		cg_autoprint_stats(g, cg_fmt(g, "tap_map_value_stat(%s, e)", map),
 				   sym->nkeys);
-	else if (sym->type == TY_STRING)
-		cg_line(&g->w, "v[%d] = TAP_STR(tap_map_value_str(%s, e));",
-			sym->nkeys, map);
-	else
-		cg_line(&g->w, "v[%d] = TAP_LONG(*tap_map_value_long(%s, e));",
-			sym->nkeys, map);
 	cg_line(&g->w, "__tap_out_fmt(c, &%s, v, %d);", fmt, nargs);
 	cg_close(&g->w, NULL);
 }
@@ -275,18 +285,7 @@ cg_autoprint_json_array(struct cg *g, struct symbol *sym,
 		sym->name);
 	cg_line(&g->w, "tap_map_iter_start(%s, &o, &it, %s);", map, at->iters);
 	cg_open(&g->w, "for (i = 0; (e = tap_map_iter_next(&it)) != NULL; i++)");
-	cg_line(&g->w, "TAP_STMT(%s, %s);",
-		cg_c_string(g, at->near, strlen(at->near)), at->out);
-	for (i = 0; i < sym->nkeys; i++)
-		cg_line(&g->w, "v[%d] = %s(tap_map_key_%s(%s, e, %d));", i,
-			sym->key_types[i] == TY_STRING ? "TAP_STR" : "TAP_LONG",
-			sym->key_types[i] == TY_STRING ? "str" : "long", map, i);
-	if (sym->type == TY_STRING)
-		cg_line(&g->w, "v[%d] = TAP_STR(tap_map_value_str(%s, e));",
-			sym->nkeys, map);
-	else if (sym->type != TY_STATS)
-		cg_line(&g->w, "v[%d] = TAP_LONG(*tap_map_value_long(%s, e));",
-			sym->nkeys, map);
+	cg_whole_entry(g, sym, map, at);
 	cg_line(&g->w, "__tap_out_json_entry(c, i == 0, v, __tap_jkt_%d, %d, "
 		"&v[%d], %s, %s);", k, sym->nkeys, sym->nkeys, cg_json_type(sym),
 		sd);
