@@ -3,7 +3,7 @@
 ## a short second boot with 288 possible CPUs (manycpus.vmtest).
 ## `make check-kernel` runs it alone; `make check` runs it as
 ## testsuite/kernel/kernel.test, skipped (77) without qemu or kernel
-## headers.  About 175 s of boot for 74 tests plus the module builds
+## headers.  About 180 s of boot for 75 tests plus the module builds
 ## (~2 min the first time with the runtime built apart, cached after).
 
 TAP_KERNEL_FILES = \
