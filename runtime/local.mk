@@ -16,6 +16,7 @@ TAP_CORE_H_FILES = \
 	runtime/core/map.h \
 	runtime/core/format.h \
 	runtime/core/tapstring.h \
+	runtime/core/json.h \
 	runtime/core/limits.h \
 	runtime/core/handler.h \
 	runtime/core/core.h
@@ -29,7 +30,8 @@ TAP_CORE_C_FILES = \
 	runtime/core/map.c \
 	runtime/core/pmap.c \
 	runtime/core/format.c \
-	runtime/core/tapstring.c
+	runtime/core/tapstring.c \
+	runtime/core/json.c
 
 noinst_LIBRARIES += runtime/libtapcore.a
 runtime_libtapcore_a_SOURCES = $(TAP_CORE_C_FILES) $(TAP_CORE_H_FILES)

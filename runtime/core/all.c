@@ -14,3 +14,4 @@
 #include "pmap.c"
 #include "format.c"
 #include "tapstring.c"
+#include "json.c"

@@ -15,5 +15,6 @@
 #include "map.h"
 #include "format.h"
 #include "tapstring.h"
+#include "json.h"
 
 #endif /* TAP_CORE_CORE_H */

@@ -66,16 +66,21 @@ tap_procfs_append(struct tap_context *c, const char *s)
 
 /* ---- the file callbacks (process context, the file's mutex held) ---- */
 
-static void
+/* Runs the handler; false when it ended in a script error, whose $value
+ * is only what it wrote before the error. */
+static bool
 tap_procfs_run(struct tap_procfs_file *f, const struct tap_probe *p)
 {
 	struct tap_context *c = tap_context_enter(p, TAP_SESSION_RUNNING);
+	bool ok;
 
 	if (!c)
-		return;
+		return true;
 	c->probe_data = f;
 	p->handler(c);
+	ok = !c->error;
 	tap_context_exit(c);
+	return ok;
 }
 
 static ssize_t
@@ -94,7 +99,14 @@ tap_procfs_read(struct file *file, char __user *ubuf, size_t count,
 	if (*ppos == 0) {
 		f->len = 0;
 		f->buf[0] = '\0';
-		tap_procfs_run(f, f->read);
+		/* a reader (a scraper, a JSON parser) gets an error, not the
+		 * half of a value the script error cut short */
+		if (!tap_procfs_run(f, f->read)) {
+			f->len = 0;
+			f->buf[0] = '\0';
+			mutex_unlock(&f->lock);
+			return -EIO;
+		}
 	}
 	ret = simple_read_from_buffer(ubuf, count, ppos, f->buf, f->len);
 	mutex_unlock(&f->lock);

@@ -9,7 +9,9 @@
  *
  * A read(2) at offset 0 runs the read handler, which fills the file's
  * buffer through $value (tap_procfs_set / tap_procfs_append); the bytes
- * are then copied out in the read callback, in process context.  A
+ * are then copied out in the read callback, in process context; a
+ * handler that ends in a script error makes the read fail (EIO) rather
+ * than hand out the part of $value it wrote before the error.  A
  * write(2) copies at most bufsize - 1 bytes in (a longer write is a short
  * write: the caller writes the rest in the next call, which runs the
  * handler again) and runs the write handler, which reads $value

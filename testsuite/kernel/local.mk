@@ -3,7 +3,7 @@
 ## a short second boot with 288 possible CPUs (manycpus.vmtest).
 ## `make check-kernel` runs it alone; `make check` runs it as
 ## testsuite/kernel/kernel.test, skipped (77) without qemu or kernel
-## headers.  About 175 s of boot for 74 tests plus the module builds
+## headers.  About 180 s of boot for 76 tests plus the module builds
 ## (~2 min the first time with the runtime built apart, cached after).
 
 TAP_KERNEL_FILES = \
@@ -15,6 +15,15 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/procfs-work.sh \
 	testsuite/kernel/cpuonline-work.sh \
 	testsuite/kernel/dpath-work.sh \
+	testsuite/kernel/prom-lint \
+	testsuite/kernel/tests/prom_metrics.stp \
+	testsuite/kernel/tests/prom_check \
+	testsuite/kernel/tests/lang_prometheus.stp \
+	testsuite/kernel/tests/lang_prometheus.out \
+	testsuite/kernel/tests/lang_json.stp \
+	testsuite/kernel/tests/lang_json.out \
+	testsuite/kernel/tests/json_twice.stp \
+	testsuite/kernel/tests/json_check \
 	testsuite/kernel/example-args \
 	testsuite/kernel/tests/dpath.stp \
 	testsuite/kernel/tests/dpath.out \

@@ -10,7 +10,8 @@ RUNTIME_UNIT_TESTS = \
 	testsuite/unit/test_hist \
 	testsuite/unit/test_format \
 	testsuite/unit/test_string \
-	testsuite/unit/test_arith
+	testsuite/unit/test_arith \
+	testsuite/unit/test_json
 
 check_PROGRAMS += $(RUNTIME_UNIT_TESTS)
 TESTS += $(RUNTIME_UNIT_TESTS)
@@ -41,4 +42,8 @@ testsuite_unit_test_string_LDADD = $(RUNTIME_UNIT_LDADD)
 testsuite_unit_test_arith_SOURCES = testsuite/unit/test_arith.c
 testsuite_unit_test_arith_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
 testsuite_unit_test_arith_LDADD = $(RUNTIME_UNIT_LDADD)
+
+testsuite_unit_test_json_SOURCES = testsuite/unit/test_json.c
+testsuite_unit_test_json_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
+testsuite_unit_test_json_LDADD = $(RUNTIME_UNIT_LDADD)
 endif

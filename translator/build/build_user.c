@@ -91,7 +91,8 @@ static const char *const build_runtime_files[] = {
 	"core/value.h", "core/buf.h", "core/buf.c", "core/arith.h",
 	"core/stat.h", "core/stat.c", "core/hist.c", "core/map.h",
 	"core/map.c", "core/pmap.c", "core/format.h", "core/format.c",
-	"core/tapstring.h", "core/tapstring.c", "core/core.h", "core/all.c",
+	"core/tapstring.h", "core/tapstring.c", "core/json.h", "core/json.c",
+	"core/core.h", "core/all.c",
 	NULL
 };
 

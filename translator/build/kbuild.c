@@ -108,6 +108,7 @@ kbuild_cache_key(struct session *s)
 	/* the module records it (MODULE_INFO tap_privilege) */
 	hash_int(&h, privilege_level(s->opts.privilege));
 	hash_int(&h, s->opts.unoptimized);
+	hash_int(&h, s->opts.json_output);
 	hash_int(&h, s->opts.target);
 	hash_int(&h, s->opts.buffer_mb);
 	hash_str(&h, s->opts.module_name);

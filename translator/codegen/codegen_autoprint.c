@@ -25,6 +25,16 @@ struct cg_rw {
 	bool *read, *written;
 };
 
+/* Where the printing statements stand: an autoprint handler (its own
+ * frame, one label for both exits) or the handler a print(G) is in (its
+ * frame's iteration storage, its MAXACTION and error exits). */
+struct cg_whole_at {
+	const char *iters;	/* iteration storage of the entries */
+	const char *out;	/* where TAP_STMT leaves at MAXACTION */
+	const char *err;	/* where it goes after tap_error_at() */
+	const char *near;	/* the script location errors name */
+};
+
 static int
 cg_global_index(struct program *p, struct symbol *sym)
 {
@@ -167,10 +177,11 @@ cg_autoprint_scalar(struct cg *g, struct symbol *sym, const char *fmt)
 			name);
 		cg_open(&g->w, "if (tap_stat_count(sd) == 0)");
 		cg_line(&g->w, "tap_puts(c, \"%s @count=0x0\\n\");", sym->name);
-		cg_line(&g->w, "goto out;");
 		cg_close(&g->w, NULL);
+		cg_open(&g->w, "else");
 		cg_autoprint_stats(g, "sd", 0);
 		cg_line(&g->w, "__tap_out_fmt(c, &%s, v, 5);", fmt);
+		cg_close(&g->w, NULL);
 		return;
 	}
 	cg_line(&g->w, "v[0] = %s(%s);", sym->type == TY_STRING ? "TAP_STR"
@@ -178,39 +189,108 @@ cg_autoprint_scalar(struct cg *g, struct symbol *sym, const char *fmt)
 	cg_line(&g->w, "__tap_out_fmt(c, &%s, v, 1);", fmt);
 }
 
-static void
-cg_autoprint_array(struct cg *g, struct symbol *sym, const char *fmt,
-		   const char *near, int nargs)
+/* The map to iterate: an array of statistics aggregated first. */
+static const char *
+cg_whole_map(struct cg *g, struct symbol *sym, const struct cg_whole_at *at)
 {
-	const char *map = cg_fmt(g, "&%s", cg_global_name(sym));
+	if (!cg_is_stat_array(sym))
+		return cg_fmt(g, "&%s", cg_global_name(sym));
+	cg_open(&g->w, "if (tap_pmap_aggregate(&%s))", cg_global_name(sym));
+	cg_line(&g->w, "tap_error_at(c, \"aggregation overflow\", %s);",
+		cg_c_string(g, at->near, strlen(at->near)));
+	cg_line(&g->w, "goto %s;", at->err);
+	cg_close(&g->w, NULL);
+	return cg_fmt(g, "&%s.agg", cg_global_name(sym));
+}
+
+/* At the top of the loop over the entries: count the statement, and put
+ * entry e's keys in v[], then its value unless it is a statistic. */
+static void
+cg_whole_entry(struct cg *g, struct symbol *sym, const char *map,
+	       const struct cg_whole_at *at)
+{
 	int i;
 
-	if (cg_is_stat_array(sym)) {
-		cg_open(&g->w, "if (tap_pmap_aggregate(&%s))", cg_global_name(sym));
-		cg_line(&g->w, "tap_error_at(c, \"aggregation overflow\", %s);",
-			cg_c_string(g, near, strlen(near)));
-		cg_line(&g->w, "goto out;");
-		cg_close(&g->w, NULL);
-		map = cg_fmt(g, "&%s.agg", cg_global_name(sym));
-	}
-	cg_line(&g->w, "tap_map_iter_start(%s, &o, &it, l->it);", map);
-	cg_open(&g->w, "while ((e = tap_map_iter_next(&it)) != NULL)");
-	cg_line(&g->w, "TAP_STMT(%s, out);", cg_c_string(g, near, strlen(near)));
+	cg_line(&g->w, "TAP_STMT(%s, %s);",
+		cg_c_string(g, at->near, strlen(at->near)), at->out);
 	for (i = 0; i < sym->nkeys; i++)
 		cg_line(&g->w, "v[%d] = %s(tap_map_key_%s(%s, e, %d));", i,
 			sym->key_types[i] == TY_STRING ? "TAP_STR" : "TAP_LONG",
 			sym->key_types[i] == TY_STRING ? "str" : "long", map, i);
+	if (sym->type == TY_STRING)
+		cg_line(&g->w, "v[%d] = TAP_STR(tap_map_value_str(%s, e));",
+			sym->nkeys, map);
+	else if (sym->type != TY_STATS)
+		cg_line(&g->w, "v[%d] = TAP_LONG(*tap_map_value_long(%s, e));",
+			sym->nkeys, map);
+}
+
+static void
+cg_autoprint_array(struct cg *g, struct symbol *sym, const char *fmt,
+		   const struct cg_whole_at *at, int nargs)
+{
+	const char *map = cg_whole_map(g, sym, at);
+
+	cg_line(&g->w, "tap_map_iter_start(%s, &o, &it, %s);", map, at->iters);
+	cg_open(&g->w, "while ((e = tap_map_iter_next(&it)) != NULL)");
+	cg_whole_entry(g, sym, map, at);
 	if (sym->type == TY_STATS)
 		cg_autoprint_stats(g, cg_fmt(g, "tap_map_value_stat(%s, e)", map),
 				   sym->nkeys);
-	else if (sym->type == TY_STRING)
-		cg_line(&g->w, "v[%d] = TAP_STR(tap_map_value_str(%s, e));",
-			sym->nkeys, map);
-	else
-		cg_line(&g->w, "v[%d] = TAP_LONG(*tap_map_value_long(%s, e));",
-			sym->nkeys, map);
 	cg_line(&g->w, "__tap_out_fmt(c, &%s, v, %d);", fmt, nargs);
 	cg_close(&g->w, NULL);
+}
+
+/* --json: the same globals as one JSON document a line (json.h):
+ * {"name":N,"value":V} for a scalar, {"name":N,"entries":[{"key":[..],
+ * "value":V},...]} for an array, in the order the text lines have. */
+static const char *
+cg_json_type(struct symbol *sym)
+{
+	if (sym->type == TY_STATS)
+		return "TAP_T_STAT";
+	return sym->type == TY_STRING ? "TAP_T_STRING" : "TAP_T_LONG";
+}
+
+static void
+cg_autoprint_json_scalar(struct cg *g, struct symbol *sym)
+{
+	const char *name = cg_global_name(sym);
+
+	if (sym->type == TY_STATS)
+		cg_line(&g->w, "__tap_out_json_value(c, \"%s\", &v[0], TAP_T_STAT, "
+			"tap_stat_get(&%s));", sym->name, name);
+	else
+		cg_line(&g->w, "v[0] = %s(%s); __tap_out_json_value(c, \"%s\", "
+			"&v[0], %s, NULL);", sym->type == TY_STRING ? "TAP_STR"
+			: "TAP_LONG", name, sym->name, cg_json_type(sym));
+}
+
+static void
+cg_autoprint_json_array(struct cg *g, struct symbol *sym,
+			const struct cg_whole_at *at)
+{
+	const char *map = cg_whole_map(g, sym, at);
+	const char *sd = "NULL";
+	int i, k = g->static_seq++;
+
+	fprintf(g->decls, "static const enum tap_type __tap_jkt_%d[] = {", k);
+	for (i = 0; i < sym->nkeys; i++)
+		fprintf(g->decls, " %s,", sym->key_types[i] == TY_STRING
+			? "TAP_T_STRING" : "TAP_T_LONG");
+	fprintf(g->decls, " };\n");
+	if (cg_is_stat_array(sym))
+		sd = cg_fmt(g, "tap_map_value_stat(%s, e)", map);
+	cg_line(&g->w, "tap_puts(c, \"{\\\"name\\\":\\\"%s\\\",\\\"entries\\\":[\");",
+		sym->name);
+	cg_line(&g->w, "tap_map_iter_start(%s, &o, &it, %s);", map, at->iters);
+	cg_open(&g->w, "for (i = 0; (e = tap_map_iter_next(&it)) != NULL; i++)");
+	cg_whole_entry(g, sym, map, at);
+	cg_line(&g->w, "__tap_out_json_entry(c, i == 0, v, __tap_jkt_%d, %d, "
+		"&v[%d], %s, %s);", k, sym->nkeys, sym->nkeys, cg_json_type(sym),
+		sd);
+	cg_close(&g->w, NULL);
+	cg_line(&g->w, "tap_puts(c, \"]}\\n\");");
 }
 
 /* The frame: iteration storage for an array's entries. */
@@ -227,17 +307,50 @@ cg_autoprint_frame(struct cg *g, struct symbol *sym, int k)
 	fprintf(g->body_frames, "\tstruct auto_%d_locals auto_%d;\n", k, k);
 }
 
+/* The statements that print global sym whole, in a block of their own:
+ * its locals, then the lines (text, or JSON with --json). */
 static void
-cg_autoprint_handler(struct cg *g, struct symbol *sym, int k)
+cg_print_whole_block(struct cg *g, struct symbol *sym,
+		     const struct cg_whole_at *at)
 {
 	const char *src = cg_autoprint_format(g, sym);
-	const char *near = cg_where(g, sym->decl->loc, "keyword");
 	const char *fmt;
 	unsigned int nargs = 0, off = 0;
+	bool json = g->s->opts.json_output;
 
 	fmt = cg_static_format(g, src, strlen(src), &nargs, &off);
 	if (!fmt)
 		return;
+	cg_open_block(&g->w);
+	cg_line(&g->w, "struct tap_value v[%u] = { { 0, NULL } };",
+		nargs ? nargs : 1);
+	if (sym->nkeys) {
+		cg_line(&g->w, "struct tap_map_order o = { .dir = -1, .column = 0, "
+			".field = TAP_STAT_COUNT, .limit = -1 };");
+		cg_line(&g->w, "struct tap_map_iter it;");
+		cg_line(&g->w, "struct tap_map_entry *e;");
+		if (json)
+			cg_line(&g->w, "int i;");
+	}
+	if (json && sym->nkeys)
+		cg_autoprint_json_array(g, sym, at);
+	else if (json)
+		cg_autoprint_json_scalar(g, sym);
+	else if (sym->nkeys)
+		cg_autoprint_array(g, sym, fmt, at, (int)nargs);
+	else
+		cg_autoprint_scalar(g, sym, fmt);
+	cg_close(&g->w, NULL);
+}
+
+static void
+cg_autoprint_handler(struct cg *g, struct symbol *sym, int k)
+{
+	struct cg_whole_at at = {
+		.iters = "l->it", .out = "out", .err = "out",
+		.near = cg_where(g, sym->decl->loc, "keyword"),
+	};
+
 	fprintf(g->decls, "static const struct tap_lock_use __tap_alocks_%d[] = {\n",
 		k);
 	cg_lock_use_entry(g, sym, true);
@@ -250,23 +363,12 @@ cg_autoprint_handler(struct cg *g, struct symbol *sym, int k)
 	cg_line(&g->w, "static void");
 	cg_line(&g->w, "autoprint_%d(struct tap_context *c)", k);
 	cg_open_block(&g->w);
-	cg_line(&g->w, "struct tap_value v[%u] = { { 0, NULL } };",
-		nargs ? nargs : 1);
-	if (sym->nkeys) {
+	if (sym->nkeys)
 		cg_line(&g->w, "struct auto_%d_locals *l = &TAP_FRAME(c, 0)->auto_%d;",
 			k, k);
-		cg_line(&g->w, "struct tap_map_order o = { .dir = -1, .column = 0, "
-			".field = TAP_STAT_COUNT, .limit = -1 };");
-		cg_line(&g->w, "struct tap_map_iter it;");
-		cg_line(&g->w, "struct tap_map_entry *e;");
-	}
-	cg_blank(&g->w);
 	cg_line(&g->w, "if (!tap_locks_acquire(c, __tap_alocks_%d, 1))", k);
 	cg_line(&g->w, "\treturn;");
-	if (sym->nkeys)
-		cg_autoprint_array(g, sym, fmt, near, (int)nargs);
-	else
-		cg_autoprint_scalar(g, sym, fmt);
+	cg_print_whole_block(g, sym, &at);
 	cg_label(&g->w, "out");
 	cg_line(&g->w, "tap_locks_release(__tap_alocks_%d, 1);", k);
 	cg_close(&g->w, NULL);
@@ -274,6 +376,24 @@ cg_autoprint_handler(struct cg *g, struct symbol *sym, int k)
 		".location = %s, .handler = autoprint_%d };", k,
 		cg_c_string(g, cg_where(g, sym->decl->loc, NULL),
 			    strlen(cg_where(g, sym->decl->loc, NULL))), k);
+}
+
+/* print(G) / println(G) of a whole array or statistics global in a
+ * handler or function, which --json allows (sema_is_whole_print): the
+ * autoprint's JSON document, under the handler's locks (the global is
+ * read there) and its MAXACTION.  println adds nothing: the document is
+ * a line already. */
+const char *
+cg_print_whole(struct cg *g, struct node *n)
+{
+	struct symbol *sym = n->u.call.args.v[0]->u.symbol.sym;
+	struct cg_whole_at at = {
+		.iters = sym->nkeys ? cg_iter_storage(g, sym) : NULL,
+		.out = g->out_label, .err = g->err_label, .near = cg_near(g, n),
+	};
+
+	cg_print_whole_block(g, sym, &at);
+	return "((int64_t)0)";
 }
 
 int

@@ -129,6 +129,8 @@ const char *cg_overflow_msg(struct cg *g, struct symbol *sym);
 
 /* codegen_stmt.c */
 void cg_stmt(struct cg *g, struct node *n);
+/* Iteration storage for sym's entries in the current frame. */
+const char *cg_iter_storage(struct cg *g, struct symbol *sym);
 
 /* codegen_print.c */
 const char *cg_print_call(struct cg *g, struct node *n);
@@ -138,6 +140,8 @@ const char *cg_static_format(struct cg *g, const char *src, size_t len,
 /* codegen_autoprint.c: end handlers printing globals written, never read;
  * how many, their records __tap_auto_N. */
 int cg_autoprint(struct cg *g);
+/* print(G) of a whole array or statistics global, as autoprint prints. */
+const char *cg_print_whole(struct cg *g, struct node *n);
 
 /* codegen_builtin.c: a call elaboration bound to a builtin
  * (n->u.call.builtin, sema/builtins.h), as an expression; and the C

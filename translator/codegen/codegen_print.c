@@ -234,6 +234,12 @@ cg_print_hist(struct cg *g, struct node *n, struct node *h, bool newline)
 	desc = x->kind == N_SYMBOL
 		? cg_fmt(g, "&%s.desc", cg_global_name(sym))
 		: cg_fmt(g, "&%s.agg.stat_desc", cg_global_name(sym));
+	/* --json: one document, its own line (println's newline in it) */
+	if (g->s->opts.json_output)
+		return cg_fmt(g, "({ if (__tap_out_json_hist(c, \"%s\", %s, %s) "
+			      "== TAP_EEMPTY) %s (int64_t)0; })", sym->name,
+			      desc, cg_stat_data(g, x),
+			      cg_raise(g, "empty aggregate", cg_near(g, n)));
 	return cg_fmt(g, "({ if (__tap_out_hist(c, %s, %s) == TAP_EEMPTY) %s "
 		      "%s(int64_t)0; })",
 		      desc, cg_stat_data(g, x),
@@ -273,6 +279,8 @@ cg_print_call(struct cg *g, struct node *n)
 
 	if (strcmp(name, "printf") == 0 || strcmp(name, "sprintf") == 0)
 		return cg_printf(g, n, to_string);
+	if (sema_is_whole_print(g->s, n))
+		return cg_print_whole(g, n);
 	if (strncmp(name + to_string, "printd", 6) == 0) {
 		if (n->u.call.args.n < 1) {
 			cg_unsupported(g, n, "printd without a delimiter");

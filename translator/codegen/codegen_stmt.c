@@ -118,7 +118,7 @@ cg_stat_field(enum op op)
 	}
 }
 
-static const char *
+const char *
 cg_iter_storage(struct cg *g, struct symbol *sym)
 {
 	struct cg_frame *f = g->frame;

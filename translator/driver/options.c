@@ -118,6 +118,7 @@ enum {
 	OPT_BPF,
 	OPT_DYNINST,
 	OPT_SKIP_BADVARS,
+	OPT_JSON,
 };
 
 /* Leading '-': non-options come back in order as code 1, so the script file
@@ -142,6 +143,7 @@ static const struct option long_options[] = {
 	{ "bpf", no_argument, NULL, OPT_BPF },
 	{ "dyninst", no_argument, NULL, OPT_DYNINST },
 	{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -573,6 +575,7 @@ handle_option(struct parse_state *ps, int c, const char *arg)
 	case OPT_EXPLAIN: ps->explain_id = arg; return true;
 	case OPT_VM: o->vm = true; return true;
 	case OPT_SKIP_BADVARS: o->skip_badvars = true; return true;
+	case OPT_JSON: o->json_output = true; return true;
 	case OPT_TARGET: return opt_target(ps, arg);
 	case OPT_RUNTIME: return opt_runtime(ps, arg);
 	case OPT_BPF: return opt_runtime(ps, "bpf");
@@ -800,6 +803,8 @@ static const char help_text[] =
 "  -s NUM                use NUM megabytes of output buffer per CPU\n"
 "  -G VAR=VALUE          set global VAR to VALUE when the script starts\n"
 "  -T SECONDS            stop the script after SECONDS\n"
+"  --json                print arrays, aggregates, histograms and the end-of-run\n"
+"                        autoprint as JSON, one document a line (see tapc(1))\n"
 "\n"
 "Listing:\n"
 "  -l PROBE              list the probe points that match PROBE\n"

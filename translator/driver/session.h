@@ -92,6 +92,8 @@ struct options {
 	enum target_kind target;	/* --target=kernel|user */
 	const char *compatible;		/* --compatible=VERSION */
 	const char *make_options;	/* -B */
+	bool json_output;		/* --json: arrays, aggregates and
+					 * autoprint as JSON lines */
 	bool dump_functions;		/* --dump-functions */
 	bool dump_probe_types;		/* --dump-probe-types */
 	bool dump_probe_aliases;	/* --dump-probe-aliases */

@@ -160,6 +160,15 @@ procfs_of(const struct derived_probe *dp)
 	return dp->provider == &provider_procfs ? dp->pdata : NULL;
 }
 
+/* Where a probe on a file is written: the script's `probe` when it came
+ * through an alias (probe prometheus), so that a clash names the script's
+ * lines, not the library's. */
+static struct loc
+procfs_site(const struct derived_probe *dp)
+{
+	return dp->alias_name && dp->origin ? dp->origin->loc : dp->point->loc;
+}
+
 /* The probes grouped by file, in the order their files first appear;
  * how many files (-1 after an error). */
 static int
@@ -178,11 +187,11 @@ procfs_files(struct cg *g, struct procfs_file **out)
 		if (j == n)
 			f[n++].path = pd->path;
 		if (pd->is_write ? f[j].write : f[j].read) {
-			diag_error(&g->s->diag, p->probes[i]->point->loc,
+			diag_error(&g->s->diag, procfs_site(p->probes[i]),
 				   "E_PROBE_ARG",
 				   "procfs file '%s' already has a %s probe (at %s)",
 				   pd->path, pd->is_write ? "write" : "read",
-				   cg_where(g, (pd->is_write ? f[j].write : f[j].read)->point->loc, NULL));
+				   cg_where(g, procfs_site(pd->is_write ? f[j].write : f[j].read), NULL));
 			g->failed = true;
 			return -1;
 		}

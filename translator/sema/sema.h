@@ -142,4 +142,8 @@ bool pass_elaborate(struct session *s);
 /* -p2 output. */
 void sema_print_program(FILE *out, const struct session *s);
 
+/* Whether call n is print(G) or println(G) of a whole array or
+ * statistics global G under --json (types.c; codegen prints it whole). */
+bool sema_is_whole_print(const struct session *s, const struct node *n);
+
 #endif

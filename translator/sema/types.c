@@ -582,12 +582,36 @@ format_hints(struct typer *t, struct node *n)
 	}
 }
 
+/* With --json (tapc's), print(a) / println(a) of a whole array or
+ * statistics global is one JSON document (codegen_autoprint.c): the one
+ * place a global is used without an index or an aggregate operator.
+ * Without it the script means what it means to SystemTap, which refuses
+ * both. */
+bool
+sema_is_whole_print(const struct session *ss, const struct node *n)
+{
+	const struct node *a;
+	const struct symbol *s;
+
+	if (!ss->opts.json_output || n->kind != N_CALL || n->u.call.args.n != 1 ||
+	    (strcmp(n->u.call.name, "print") != 0 &&
+	     strcmp(n->u.call.name, "println") != 0))
+		return false;
+	a = n->u.call.args.v[0];
+	s = a->kind == N_SYMBOL ? a->u.symbol.sym : NULL;
+	return s && s->kind == SYM_GLOBAL && (s->nkeys > 0 || s->type == TY_STATS);
+}
+
 static enum type
 ty_call(struct typer *t, struct node *n)
 {
 	struct function_sym *f = n->u.call.fn;
 	const char *name = n->u.call.name;
 
+	if (sema_is_whole_print(t->e->s, n)) {
+		n->u.call.args.v[0]->u.symbol.sym->read = true;
+		return TY_VOID;
+	}
 	for (int i = 0; i < n->u.call.args.n; i++) {
 		struct node *a = n->u.call.args.v[i];
 		if (f && i < f->nparams) {
