@@ -185,7 +185,7 @@ cg_autoprint_scalar(struct cg *g, struct symbol *sym, const char *fmt)
 		return;
 	}
 	cg_line(&g->w, "v[0] = %s(%s);", sym->type == TY_STRING ? "TAP_STR"
-		: "TAP_LONG", sym->cpu_adds && sym->type == TY_LONG ? cg_counter_read(g, sym) : name);
+		: "TAP_LONG", cg_scalar_value(g, sym));
 	cg_line(&g->w, "__tap_out_fmt(c, &%s, v, 1);", fmt);
 }
 
@@ -263,7 +263,8 @@ cg_autoprint_json_scalar(struct cg *g, struct symbol *sym)
 	else
 		cg_line(&g->w, "v[0] = %s(%s); __tap_out_json_value(c, \"%s\", "
 			"&v[0], %s, NULL);", sym->type == TY_STRING ? "TAP_STR"
-			: "TAP_LONG", name, sym->name, cg_json_type(sym));
+			: "TAP_LONG", cg_scalar_value(g, sym), sym->name,
+			cg_json_type(sym));
 }
 
 static void

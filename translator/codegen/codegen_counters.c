@@ -202,6 +202,15 @@ cg_counter_read(struct cg *g, struct symbol *sym)
 		      cg_counter_deltas(g, sym));
 }
 
+/* A scalar global's value as an expression, counter or not. */
+const char *
+cg_scalar_value(struct cg *g, struct symbol *sym)
+{
+	if (sym->cpu_adds && sym->type == TY_LONG)
+		return cg_counter_read(g, sym);
+	return cg_global_name(sym);
+}
+
 const char *
 cg_counter_store(struct cg *g, struct symbol *sym, const char *val)
 {

@@ -171,6 +171,7 @@ bool cg_counter_add_parts(struct node *stmt_expr, struct symbol **sym,
 			  struct node **delta, bool *negate);
 const char *cg_counter_deltas(struct cg *g, struct symbol *sym);
 const char *cg_counter_read(struct cg *g, struct symbol *sym);
+const char *cg_scalar_value(struct cg *g, struct symbol *sym);
 const char *cg_counter_store(struct cg *g, struct symbol *sym,
 			     const char *val);
 bool cg_counter_stmt(struct cg *g, struct node *stmt_expr);
