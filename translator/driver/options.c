@@ -426,10 +426,10 @@ opt_target(struct parse_state *ps, const char *arg)
 }
 
 /* --runtime=MODE (and stap's short forms --bpf, --dyninst): SystemTap's
- * choice of back end.  Its default, the kernel module, is what tapc
- * builds; the other two are refused by name rather than as unknown
- * options, so that a command line copied from SystemTap's examples says
- * what is missing (a BPF back end is issue #15). */
+ * choice of back end.  kernel builds a module; bpf runs the kernel-side
+ * handlers as BPF programs and the rest in user space (runtime/bpf);
+ * dyninst is refused by name rather than as an unknown option, so that a
+ * command line copied from SystemTap's examples says what is missing. */
 static bool
 opt_runtime(struct parse_state *ps, const char *arg)
 {
@@ -437,9 +437,11 @@ opt_runtime(struct parse_state *ps, const char *arg)
 		ps->s->opts.target = TARGET_KERNEL;
 		return true;
 	}
-	if (strcmp(arg, "bpf") == 0)
-		diag_fatal_noloc(&ps->s->diag, "--runtime=bpf: tapc has no BPF back end yet; it builds a kernel module (--runtime=kernel, the default)");
-	else if (strcmp(arg, "dyninst") == 0)
+	if (strcmp(arg, "bpf") == 0) {
+		ps->s->opts.target = TARGET_BPF;
+		return true;
+	}
+	if (strcmp(arg, "dyninst") == 0)
 		diag_fatal_noloc(&ps->s->diag, "--runtime=dyninst: SystemTap's Dyninst runtime is not supported; --target=user runs a script in user space, without Dyninst's process probes");
 	else
 		diag_fatal_noloc(&ps->s->diag, "--runtime takes kernel, bpf or dyninst, not '%s'", arg);
@@ -782,8 +784,9 @@ static const char help_text[] =
 "Target and build:\n"
 "  -r KREL|DIR           build for kernel release KREL, or the kernel tree DIR\n"
 "  --target=KIND         build a kernel module (kernel) or a program (user)\n"
-"  --runtime=MODE        SystemTap's back end: kernel (the default; bpf and\n"
-"                        dyninst, and --bpf, --dyninst, are refused)\n"
+"  --runtime=MODE        SystemTap's back end: kernel (the default) or bpf\n"
+"                        (--bpf: BPF programs, no module; a subset of the\n"
+"                        language, runtime/bpf/README.md); dyninst refused\n"
 "  --vm                  run the module in a virtual machine booting the kernel\n"
 "  -m NAME               call the module NAME (C identifier, at most 55 chars)\n"
 "  -B OPT                give NAME or NAME=VALUE to the kernel's make\n"

@@ -1,0 +1,280 @@
+/*
+ * tap_bpf.h - what the BPF C pass 3 writes for --runtime=bpf includes:
+ * the shared maps (session globals, per-CPU frames, the ring buffer), the
+ * record layout the user-space side reads (user_bpf.c), and the string
+ * and map helpers a handler calls.
+ *
+ * Compiled by clang -target bpf only.  Strings are fixed TAP_BPF_STRLEN
+ * byte buffers, always NUL-padded to their end, so that a buffer can be a
+ * hash-map key as it is.  Every loop here is bounded by TAP_BPF_STRLEN so
+ * that the verifier accepts it.
+ * Must not: use anything but BPF helpers (no libc); change the record
+ * layout without user_bpf.c.
+ */
+#ifndef TAP_BPF_H
+#define TAP_BPF_H
+
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+
+#include "tap_bpf_abi.h"
+
+typedef long long int64_t;
+typedef unsigned long long uint64_t;
+typedef int int32_t;
+typedef unsigned int uint32_t;
+typedef short int16_t;
+typedef unsigned short uint16_t;
+typedef signed char int8_t;
+typedef unsigned char uint8_t;
+
+/* x86-64's user registers at a system call, relocated by CO-RE against
+ * the running kernel's struct pt_regs (the ___tap suffix is ignored when
+ * libbpf matches the name). */
+struct pt_regs___tap {
+	unsigned long di, si, dx, r10, r8, r9, orig_ax, ax;
+} __attribute__((preserve_access_index));
+
+/* Scratch of one handler run: this CPU's frame and the session state. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, TAP_BPF_RINGBUF_BYTES);
+} tap_ringbuf SEC(".maps");
+
+/* Drops and the exit flag (user_bpf.c reads them). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tap_bpf_session);
+} tap_session SEC(".maps");
+
+static __always_inline void
+tap_count_drop(struct tap_bpf_session *ss)
+{
+	__sync_fetch_and_add(&ss->drops, 1);
+}
+
+/* A control record (exit, error) on the ring buffer. */
+static __always_inline void
+tap_control(struct tap_bpf_session *ss, __u32 type, __u32 id)
+{
+	struct tap_bpf_rec_hdr *r;
+
+	r = bpf_ringbuf_reserve(&tap_ringbuf, sizeof(*r), 0);
+	if (!r) {
+		tap_count_drop(ss);
+		if (type == TAP_BPF_REC_EXIT || type == TAP_BPF_REC_ERROR)
+			ss->lost_control = 1;
+		return;
+	}
+	r->type = type;
+	r->id = id;
+	bpf_ringbuf_submit(r, 0);
+}
+
+/* exit(): user space stops the session when the record arrives; until
+ * then further handlers do nothing (as after stap's exit(), no new
+ * events are handled once the session is stopping). */
+static __always_inline void
+tap_exit(struct tap_bpf_session *ss)
+{
+	ss->stopping = 1;
+	tap_control(ss, TAP_BPF_REC_EXIT, 0);
+}
+
+/* A script error: the message and location are the table entry `id`
+ * of the user-space side; the handler returns after calling this. */
+static __always_inline void
+tap_error(struct tap_bpf_session *ss, __u32 id)
+{
+	ss->stopping = 1;
+	tap_control(ss, TAP_BPF_REC_ERROR, id);
+}
+
+static __always_inline void
+tap_str_clear(char *dst)
+{
+	__builtin_memset(dst, 0, TAP_BPF_STRLEN);
+}
+
+/* dst = src (src NUL-terminated within TAP_BPF_STRLEN or cut there). */
+static __always_inline void
+tap_str_copy(char *dst, const char *src)
+{
+	int i, end = 0;
+
+	for (i = 0; i < TAP_BPF_STRLEN - 1; i++) {
+		char ch = end ? 0 : src[i];
+
+		if (!ch)
+			end = 1;
+		dst[i] = ch;
+	}
+	dst[TAP_BPF_STRLEN - 1] = 0;
+}
+
+/* dst = a . b, cut at TAP_BPF_STRLEN - 1 bytes. */
+static __always_inline void
+tap_str_concat(char *dst, const char *a, const char *b)
+{
+	int i, j = 0, in_b = 0;
+
+	for (i = 0; i < TAP_BPF_STRLEN - 1; i++) {
+		char ch = 0;
+
+		if (!in_b) {
+			ch = a[i];
+			if (!ch) {
+				in_b = 1;
+				j = 0;
+			}
+		}
+		if (in_b) {
+			ch = (j >= 0 && j < TAP_BPF_STRLEN) ? b[j & (TAP_BPF_STRLEN - 1)] : 0;
+			if (ch)
+				j++;
+			else
+				j = -1;
+		}
+		dst[i] = ch;
+	}
+	dst[TAP_BPF_STRLEN - 1] = 0;
+}
+
+/* strcmp's sign. */
+static __always_inline int64_t
+tap_str_compare(const char *a, const char *b)
+{
+	int i;
+
+	for (i = 0; i < TAP_BPF_STRLEN; i++) {
+		unsigned char x = a[i], y = b[i];
+
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (!x)
+			return 0;
+	}
+	return 0;
+}
+
+static __always_inline int64_t
+tap_str_len(const char *s)
+{
+	int i;
+
+	for (i = 0; i < TAP_BPF_STRLEN; i++)
+		if (!s[i])
+			return i;
+	return TAP_BPF_STRLEN - 1;
+}
+
+/* user_string(addr): 0 or a negative errno; dst is "" on failure. */
+static __always_inline long
+tap_read_user_str(char *dst, uint64_t addr)
+{
+	long n;
+
+	tap_str_clear(dst);
+	n = bpf_probe_read_user_str(dst, TAP_BPF_STRLEN, (const void *)addr);
+	if (n < 0)
+		tap_str_clear(dst);
+	return n < 0 ? n : 0;
+}
+
+static __always_inline long
+tap_read_kernel_str(char *dst, uint64_t addr)
+{
+	long n;
+
+	tap_str_clear(dst);
+	n = bpf_probe_read_kernel_str(dst, TAP_BPF_STRLEN, (const void *)addr);
+	if (n < 0)
+		tap_str_clear(dst);
+	return n < 0 ? n : 0;
+}
+
+/* user_string_quoted(addr): the bytes read, and how user space must
+ * render them (tap_bpf_qstr). */
+static __always_inline void
+tap_read_user_qstr(struct tap_bpf_qstr *q, uint64_t addr)
+{
+	q->addr = addr;
+	if (!addr) {
+		q->state = TAP_BPF_QSTR_NULL;
+		tap_str_clear(q->s);
+		return;
+	}
+	q->state = tap_read_user_str(q->s, addr) ? TAP_BPF_QSTR_UNREADABLE
+						: TAP_BPF_QSTR_OK;
+}
+
+static __always_inline void
+tap_execname(char *dst)
+{
+	tap_str_clear(dst);
+	bpf_get_current_comm(dst, 16);
+}
+
+/* a[k] += delta for a hash map of int64_t: 0, or TAP_BPF_EFULL when a new
+ * key does not fit.  *old gets the value before. */
+static __always_inline int
+tap_hash_add(void *map, const void *key, int64_t delta, int64_t *old)
+{
+	int64_t *v = bpf_map_lookup_elem(map, key);
+	int64_t zero = 0;
+	long rc;
+
+	if (v) {
+		*old = __sync_fetch_and_add(v, delta);
+		return 0;
+	}
+	rc = bpf_map_update_elem(map, key, &zero, BPF_NOEXIST);
+	if (rc && rc != -17 /* EEXIST: another CPU inserted it */)
+		return TAP_BPF_EFULL;
+	v = bpf_map_lookup_elem(map, key);
+	if (!v)
+		return TAP_BPF_EFULL;
+	*old = __sync_fetch_and_add(v, delta);
+	return 0;
+}
+
+/* a[k] = value (value points at the map's value type). */
+static __always_inline int
+tap_hash_set(void *map, const void *key, const void *value)
+{
+	long rc = bpf_map_update_elem(map, key, value, BPF_ANY);
+
+	return rc ? TAP_BPF_EFULL : 0;
+}
+
+/* s <<< v on this CPU's accumulator (a per-CPU map's value, created on
+ * first use).  Returns TAP_BPF_EFULL when a new key does not fit. */
+static __always_inline int
+tap_stat_add(void *map, const void *key, int64_t v)
+{
+	struct tap_bpf_stat *st = bpf_map_lookup_elem(map, key);
+
+	if (!st) {
+		struct tap_bpf_stat fresh = { 0 };
+		long rc = bpf_map_update_elem(map, key, &fresh, BPF_NOEXIST);
+
+		if (rc && rc != -17)
+			return TAP_BPF_EFULL;
+		st = bpf_map_lookup_elem(map, key);
+		if (!st)
+			return TAP_BPF_EFULL;
+	}
+	if (!st->count || v < st->min)
+		st->min = v;
+	if (!st->count || v > st->max)
+		st->max = v;
+	st->count++;
+	st->sum += v;
+	return 0;
+}
+
+#endif /* TAP_BPF_H */
