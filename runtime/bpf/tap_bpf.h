@@ -94,6 +94,28 @@ tap_error(struct tap_bpf_session *ss, __u32 id)
 	tap_control(ss, TAP_BPF_REC_ERROR, id);
 }
 
+/* Signed / and % as C's (truncating), built on the unsigned division
+ * BPF has (no sdiv before -mcpu=v4).  d is never 0 here. */
+static __always_inline int64_t
+tap_div(int64_t n, int64_t d)
+{
+	uint64_t un = n < 0 ? -(uint64_t)n : (uint64_t)n;
+	uint64_t ud = d < 0 ? -(uint64_t)d : (uint64_t)d;
+	uint64_t q = un / ud;
+
+	return (n < 0) != (d < 0) ? (int64_t)-q : (int64_t)q;
+}
+
+static __always_inline int64_t
+tap_mod(int64_t n, int64_t d)
+{
+	uint64_t un = n < 0 ? -(uint64_t)n : (uint64_t)n;
+	uint64_t ud = d < 0 ? -(uint64_t)d : (uint64_t)d;
+	uint64_t r = un % ud;
+
+	return n < 0 ? (int64_t)-r : (int64_t)r;
+}
+
 static __always_inline void
 tap_str_clear(char *dst)
 {

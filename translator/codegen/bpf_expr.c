@@ -285,12 +285,17 @@ index_read(struct bpf_cg *b, struct node *n)
 	return v;
 }
 
+/* The user target's message for the same overflow (runtime/core). */
 static void
-check_full(struct bpf_cg *b, const char *rc, struct node *n)
+check_full(struct bpf_cg *b, const char *rc, struct node *array)
 {
+	struct symbol *sym = array->u.symbol.sym;
+
 	bpf_line(b, "if (%s)", rc);
 	b->indent++;
-	raise_error(b, "Array overflow, check MAXMAPENTRIES", n);
+	raise_error(b, sym->max_entries > 0
+		    ? bpf_fmt(b, "Array overflow, check size limit (%ld)", sym->max_entries)
+		    : "Array overflow, check MAXMAPENTRIES", array);
 	b->indent--;
 }
 
@@ -311,7 +316,7 @@ index_update(struct bpf_cg *b, struct node *target, enum op op,
 		struct bval x = as_long(b, rhs);
 		const char *rc = new_long_temp(b, bpf_fmt(b, "tap_stat_add(&%s, &%s, %s)", map, key, x.c));
 
-		check_full(b, rc, at);
+		check_full(b, rc, target->u.index.base);
 		v.t = BX_VOID;
 		return v;
 	}
@@ -325,7 +330,7 @@ index_update(struct bpf_cg *b, struct node *target, enum op op,
 
 		bpf_line(b, "tap_str_copy(%s, %s);", t, s);
 		const char *rc = new_long_temp(b, bpf_fmt(b, "tap_hash_set(&%s, &%s, %s)", map, key, t));
-		check_full(b, rc, at);
+		check_full(b, rc, target->u.index.base);
 		v.t = BX_STR;
 		v.c = t;
 		return v;
@@ -335,7 +340,7 @@ index_update(struct bpf_cg *b, struct node *target, enum op op,
 		const char *t = new_long_temp(b, x.c);
 		const char *rc = new_long_temp(b, bpf_fmt(b, "tap_hash_set(&%s, &%s, &%s)", map, key, t));
 
-		check_full(b, rc, at);
+		check_full(b, rc, target->u.index.base);
 		v.c = t;
 		return v;
 	}
@@ -352,7 +357,7 @@ index_update(struct bpf_cg *b, struct node *target, enum op op,
 		const char *old = new_long_temp(b, "0");
 		const char *rc = new_long_temp(b, bpf_fmt(b, "tap_hash_add(&%s, &%s, %s, &%s)", map, key, d, old));
 
-		check_full(b, rc, at);
+		check_full(b, rc, target->u.index.base);
 		v.c = want_old ? old : bpf_fmt(b, "(%s + %s)", old, d);
 		return v;
 	}
@@ -596,7 +601,7 @@ long_binop(struct bpf_cg *b, enum op op, const char *l, const char *r,
 		b->indent++;
 		raise_error(b, "division by 0", at);
 		b->indent--;
-		return bpf_fmt(b, "(%s %s %s)", lt, c, rt);
+		return bpf_fmt(b, "tap_%s(%s, %s)", *c == '/' ? "div" : "mod", lt, rt);
 	}
 	if (op == OP_SHR || op == OP_SHR_ASSIGN)	/* arithmetic, as stap */
 		return bpf_fmt(b, "((int64_t)(%s) >> ((%s) & 63))", l, r);
@@ -889,6 +894,23 @@ bpf_expr(struct bpf_cg *b, struct node *n)
 
 /* ---- statements ---- */
 
+/* A for loop's init or step: an expression, or a statement. */
+static void
+expr_or_stmt(struct bpf_cg *b, struct node *n)
+{
+	if (n->kind >= N_BLOCK && n->kind <= N_TRY) {
+		bpf_stmt(b, n);
+		return;
+	}
+	bpf_line(b, "{");
+	b->indent++;
+	struct bval v = bpf_expr(b, n);
+	if (v.t == BX_LONG)
+		bpf_line(b, "(void)(%s);", v.c);
+	b->indent--;
+	bpf_line(b, "}");
+}
+
 static void
 loop_guard(struct bpf_cg *b, struct node *n)
 {
@@ -920,7 +942,7 @@ loop(struct bpf_cg *b, struct node *n, struct node *cond, struct node *step,
 	bpf_line(b, "}");
 	bpf_line(b, "cont%d: ;", k);
 	if (step)
-		bpf_stmt(b, step);
+		expr_or_stmt(b, step);
 	b->indent--;
 	bpf_line(b, "}");
 	b->cont = was;
@@ -988,7 +1010,7 @@ bpf_stmt(struct bpf_cg *b, struct node *n)
 		bpf_line(b, "{");
 		b->indent++;
 		if (n->u.for_stmt.init)
-			bpf_stmt(b, n->u.for_stmt.init);
+			expr_or_stmt(b, n->u.for_stmt.init);
 		loop(b, n, n->u.for_stmt.cond, n->u.for_stmt.step,
 		     n->u.for_stmt.body);
 		b->indent--;
