@@ -1,0 +1,37 @@
+## testsuite/bpf/local.mk -- the BPF tier (testsuite/bpf/run): scripts
+## run natively with `tapc --runtime=bpf` on the build machine's kernel
+## (root, BPF, BTF), no VM.  `make check-bpf` runs it alone; `make check`
+## runs it as testsuite/bpf/bpf.test, skipped (77) without root, clang,
+## libbpf or BTF -- failed instead under CI=true (testsuite/skip-or-fail).
+
+TAP_BPF_TIER_FILES = \
+	testsuite/bpf/run \
+	testsuite/bpf/getppid10.c \
+	testsuite/bpf/tests/arrays.stp \
+	testsuite/bpf/tests/arrays.out \
+	testsuite/bpf/tests/count.stp \
+	testsuite/bpf/tests/count.out \
+	testsuite/bpf/tests/errors.stp \
+	testsuite/bpf/tests/errors.out \
+	testsuite/bpf/tests/errors.err \
+	testsuite/bpf/tests/exit.stp \
+	testsuite/bpf/tests/exit.out \
+	testsuite/bpf/tests/mapfull.stp \
+	testsuite/bpf/tests/mapfull.out \
+	testsuite/bpf/tests/mapfull.err \
+	testsuite/bpf/tests/printf.stp \
+	testsuite/bpf/tests/printf.out \
+	testsuite/bpf/tests/refused.stp \
+	testsuite/bpf/tests/refused.out \
+	testsuite/bpf/tests/refused.errgrep \
+	testsuite/bpf/tests/refused-probe.stp \
+	testsuite/bpf/tests/refused-probe.out \
+	testsuite/bpf/tests/refused-probe.errgrep
+
+EXTRA_DIST += $(TAP_BPF_TIER_FILES) testsuite/bpf/bpf.test
+TESTS += testsuite/bpf/bpf.test
+
+check-bpf: tapc$(EXEEXT)
+	$(srcdir)/testsuite/bpf/run
+
+.PHONY: check-bpf
