@@ -34,7 +34,7 @@ typedef unsigned char uint8_t;
  * the running kernel's struct pt_regs (the ___tap suffix is ignored when
  * libbpf matches the name). */
 struct pt_regs___tap {
-	unsigned long di, si, dx, r10, r8, r9, orig_ax, ax;
+	unsigned long di, si, dx, cx, r10, r8, r9, orig_ax, ax;
 } __attribute__((preserve_access_index));
 
 /* Scratch of one handler run: this CPU's frame and the session state. */
