@@ -14,13 +14,20 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/errors.stp \
 	testsuite/bpf/tests/errors.out \
 	testsuite/bpf/tests/errors.err \
+	testsuite/bpf/tests/drops.stp \
+	testsuite/bpf/tests/drops.out \
+	testsuite/bpf/tests/drops.err \
 	testsuite/bpf/tests/exit.stp \
 	testsuite/bpf/tests/exit.out \
 	testsuite/bpf/tests/mapfull.stp \
 	testsuite/bpf/tests/mapfull.out \
 	testsuite/bpf/tests/mapfull.err \
+	testsuite/bpf/tests/mustshow.stp \
+	testsuite/bpf/tests/mustshow.out \
 	testsuite/bpf/tests/printf.stp \
 	testsuite/bpf/tests/printf.out \
+	testsuite/bpf/tests/timer.stp \
+	testsuite/bpf/tests/timer.out \
 	testsuite/bpf/tests/refused.stp \
 	testsuite/bpf/tests/refused.out \
 	testsuite/bpf/tests/refused.errgrep \

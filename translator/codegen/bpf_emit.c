@@ -416,6 +416,10 @@ bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp, FILE *out)
 		return false;
 	}
 	fprintf(out, "/* BPF side of a tapc --runtime=bpf script (runtime/bpf/README.md) */\n");
+	/* -D NAME=VALUE reach both halves (TAP_BPF_STRLEN must agree) */
+	for (int i = 0; i < b->s->opts.ndefines; i++)
+		fprintf(out, "#define %s %s\n", b->s->opts.defines[i].name,
+			b->s->opts.defines[i].value ? b->s->opts.defines[i].value : "1");
 	fprintf(out, "#include \"tap_bpf.h\"\n\nchar LICENSE[] SEC(\"license\") = \"GPL\";\n\n");
 	emit_globals(b, out);
 	fputs(frames, out);
