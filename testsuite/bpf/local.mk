@@ -3,9 +3,13 @@
 ## (root, BPF, BTF), no VM.  `make check-bpf` runs it alone; `make check`
 ## runs it as testsuite/bpf/bpf.test, skipped (77) without root, clang,
 ## libbpf or BTF -- failed instead under CI=true (testsuite/skip-or-fail).
+## `make check-lang-bpf` (lang.test in `make check`): testsuite/lang on the
+## BPF backend, about 3 minutes on two cores (a program built per case).
 
 TAP_BPF_TIER_FILES = \
 	testsuite/bpf/run \
+	testsuite/bpf/lang-run \
+	testsuite/bpf/lang-skip \
 	testsuite/bpf/getppid10.c \
 	testsuite/bpf/tests/arrays.stp \
 	testsuite/bpf/tests/arrays.out \
@@ -35,10 +39,16 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/refused-probe.out \
 	testsuite/bpf/tests/refused-probe.errgrep
 
-EXTRA_DIST += $(TAP_BPF_TIER_FILES) testsuite/bpf/bpf.test
-TESTS += testsuite/bpf/bpf.test
+EXTRA_DIST += $(TAP_BPF_TIER_FILES) testsuite/bpf/bpf.test testsuite/bpf/lang.test
+TESTS += testsuite/bpf/bpf.test testsuite/bpf/lang.test
 
 check-bpf: tapc$(EXEEXT)
 	$(srcdir)/testsuite/bpf/run
 
-.PHONY: check-bpf
+# The language suite with --runtime=bpf: every case the backend accepts
+# prints what --target=user prints; the refused ones are listed with the
+# reason in testsuite/bpf/lang-skip.
+check-lang-bpf: tapc$(EXEEXT)
+	$(srcdir)/testsuite/bpf/lang-run
+
+.PHONY: check-bpf check-lang-bpf

@@ -24,6 +24,7 @@ struct bpf_translation {
 
 struct reach {
 	struct function_sym **v;
+	struct node **site;	/* the first call of each */
 	int n, cap;
 	struct arena *a;
 };
@@ -31,7 +32,7 @@ struct reach {
 static bool reach_visit(struct node *n, void *ctx);
 
 static void
-reach_add(struct reach *r, struct function_sym *fn)
+reach_add(struct reach *r, struct function_sym *fn, struct node *call)
 {
 	for (int i = 0; i < r->n; i++)
 		if (r->v[i] == fn)
@@ -39,10 +40,15 @@ reach_add(struct reach *r, struct function_sym *fn)
 	if (r->n == r->cap) {
 		r->cap = r->cap ? 2 * r->cap : 16;
 		struct function_sym **v = arena_alloc(r->a, sizeof(*v) * (size_t)r->cap);
-		if (r->n)
+		struct node **site = arena_alloc(r->a, sizeof(*site) * (size_t)r->cap);
+		if (r->n) {
 			memcpy(v, r->v, sizeof(*v) * (size_t)r->n);
+			memcpy(site, r->site, sizeof(*site) * (size_t)r->n);
+		}
 		r->v = v;
+		r->site = site;
 	}
+	r->site[r->n] = call;
 	r->v[r->n++] = fn;
 	if (fn->decl && fn->decl->u.function.body)
 		ast_walk(fn->decl->u.function.body, reach_visit, NULL, r);
@@ -52,7 +58,7 @@ static bool
 reach_visit(struct node *n, void *ctx)
 {
 	if (n->kind == N_CALL && n->u.call.fn)
-		reach_add(ctx, n->u.call.fn);
+		reach_add(ctx, n->u.call.fn, n);
 	return true;
 }
 
@@ -73,6 +79,15 @@ translate_user_half(struct session *s, const struct bpf_split *sp,
 		if (sp->user[i]->cond)
 			ast_walk(sp->user[i]->cond, reach_visit, NULL, &r);
 	}
+	/* The library is the kernel's (runtime == "kernel"): a function in
+	 * embedded C is kernel C, which the user program cannot compile. */
+	for (int i = 0; i < r.n; i++)
+		if (r.v[i]->decl && r.v[i]->decl->u.function.embedded) {
+			diag_error(&s->diag, r.site[i]->loc, "E_BPF_UNSUPPORTED",
+				   "%s() is kernel C (the kernel-module library's), which the user-space half of the BPF backend (--runtime=bpf) cannot run; use the kernel-module backend (--runtime=kernel) or --target=user",
+				   r.v[i]->name);
+			return false;
+		}
 	/* keep the program's order of functions */
 	struct function_sym **fns = arena_alloc(s->arena, sizeof(*fns) * (size_t)(p->nfunctions + 1));
 	int nfns = 0;
