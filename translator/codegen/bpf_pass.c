@@ -62,6 +62,20 @@ reach_visit(struct node *n, void *ctx)
 	return true;
 }
 
+/* Embedded C of a library file that has a `runtime == "kernel"` branch
+ * (the file's other branch holds the user-space C, not elaborated
+ * here); files without one have the same C for both. */
+static bool
+is_kernel_c(const struct function_sym *fn)
+{
+	const struct source *src;
+
+	if (!fn->decl || !fn->decl->u.function.embedded)
+		return false;
+	src = fn->decl->loc.src;
+	return !src || !src->text || strstr(src->text, "runtime == \"kernel\"");
+}
+
 /* The user target's C for the user-space probes only. */
 static bool
 translate_user_half(struct session *s, const struct bpf_split *sp,
@@ -79,10 +93,11 @@ translate_user_half(struct session *s, const struct bpf_split *sp,
 		if (sp->user[i]->cond)
 			ast_walk(sp->user[i]->cond, reach_visit, NULL, &r);
 	}
-	/* The library is the kernel's (runtime == "kernel"): a function in
-	 * embedded C is kernel C, which the user program cannot compile. */
+	/* The library is elaborated for the kernel (runtime == "kernel"):
+	 * embedded C from a file with a kernel flavour is kernel C, which
+	 * the user program cannot compile. */
 	for (int i = 0; i < r.n; i++)
-		if (r.v[i]->decl && r.v[i]->decl->u.function.embedded) {
+		if (is_kernel_c(r.v[i])) {
 			diag_error(&s->diag, r.site[i]->loc, "E_BPF_UNSUPPORTED",
 				   "%s() is kernel C (the kernel-module library's), which the user-space half of the BPF backend (--runtime=bpf) cannot run; use the kernel-module backend (--runtime=kernel) or --target=user",
 				   r.v[i]->name);
