@@ -34,15 +34,43 @@ static int tap_bpf_verbose;
 
 static struct tap_fmt tap_bpf_fmts[TAP_BPF_NPRINTS + 1];
 
+/* The program libbpf last said it could not load ("prog 'probe_3': ..."),
+ * for tap_bpf_start()'s message. */
+static char tap_bpf_failed_prog[64];
+
 static int
 tap_bpf_libbpf_log(enum libbpf_print_level level, const char *fmt,
 		   va_list ap)
 {
+	char line[512];
+	const char *p;
+	va_list copy;
+
+	va_copy(copy, ap);
+	vsnprintf(line, sizeof(line), fmt, copy);
+	va_end(copy);
+	if (level != LIBBPF_DEBUG && (p = strstr(line, "prog 'probe_"))) {
+		p += strlen("prog '");
+		snprintf(tap_bpf_failed_prog, sizeof(tap_bpf_failed_prog),
+			 "%.*s", (int)strcspn(p, "'"), p);
+	}
 	if (level == LIBBPF_DEBUG && tap_bpf_verbose < 2)
 		return 0;
 	if (!tap_bpf_verbose)
 		return 0;
-	return vfprintf(stderr, fmt, ap);
+	return fputs(line, stderr);
+}
+
+/* The script's probe behind a BPF program's name. */
+static int
+tap_bpf_probe_of(const char *prog)
+{
+	int i;
+
+	for (i = 0; tap_bpf_probe_names[i].prog; i++)
+		if (strcmp(tap_bpf_probe_names[i].prog, prog) == 0)
+			return i;
+	return -1;
 }
 
 static int
@@ -353,8 +381,15 @@ tap_bpf_start(void)
 	}
 	err = bpf_object__load(tap_bpf_obj);
 	if (err) {
-		fprintf(stderr, "ERROR: BPF: the kernel refused the script's BPF programs (%s); run with TAPC_BPF_VERBOSE=1 for the verifier's log, or use the kernel-module backend (--runtime=kernel)\n",
-			strerror(-err));
+		int k = tap_bpf_probe_of(tap_bpf_failed_prog);
+
+		if (k >= 0)
+			fprintf(stderr, "ERROR: BPF: the kernel refused the program of probe %s at %s (%s); run with TAPC_BPF_VERBOSE=1 for the verifier's log, or use the kernel-module backend (--runtime=kernel)\n",
+				tap_bpf_probe_names[k].probe,
+				tap_bpf_probe_names[k].where, strerror(-err));
+		else
+			fprintf(stderr, "ERROR: BPF: the kernel refused the script's BPF programs (%s); run with TAPC_BPF_VERBOSE=1 for the verifier's log, or use the kernel-module backend (--runtime=kernel)\n",
+				strerror(-err));
 		return -1;
 	}
 	memset(&ss, 0, sizeof(ss));
@@ -378,9 +413,12 @@ tap_bpf_start(void)
 		struct bpf_link *l = bpf_program__attach(prog);
 
 		if (!l) {
-			fprintf(stderr, "ERROR: BPF: cannot attach %s (%s: %s): %s; this kernel may lack it -- the kernel-module backend (--runtime=kernel) may work where BPF cannot\n",
-				tap_bpf_probe_names[i], bpf_program__section_name(prog),
-				bpf_program__name(prog), strerror(errno));
+			int k = tap_bpf_probe_of(bpf_program__name(prog));
+
+			fprintf(stderr, "ERROR: BPF: cannot attach probe %s at %s (%s): %s; this kernel may lack it -- the kernel-module backend (--runtime=kernel) may work where BPF cannot\n",
+				k >= 0 ? tap_bpf_probe_names[k].probe : bpf_program__name(prog),
+				k >= 0 ? tap_bpf_probe_names[k].where : "?",
+				bpf_program__section_name(prog), strerror(errno));
 			return -1;
 		}
 		tap_bpf_links[tap_bpf_nlinks++] = l;

@@ -30,6 +30,9 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/mustshow.out \
 	testsuite/bpf/tests/printf.stp \
 	testsuite/bpf/tests/printf.out \
+	testsuite/bpf/tests/verifier.stp \
+	testsuite/bpf/tests/verifier.out \
+	testsuite/bpf/tests/verifier.errgrep \
 	testsuite/bpf/tests/timer.stp \
 	testsuite/bpf/tests/timer.out \
 	testsuite/bpf/tests/refused.stp \

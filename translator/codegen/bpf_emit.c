@@ -398,8 +398,18 @@ bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp, FILE *out)
 
 	b->kernel_global = arena_alloc(b->a, sizeof(bool) * (size_t)(b->prog->nglobals + 1));
 	b->kernel_names = arena_alloc(b->a, sizeof(char *) * (size_t)(sp->nkernel + 1));
-	for (int i = 0; i < sp->nkernel; i++)
-		b->kernel_names[b->nkernel_names++] = sp->kernel[i]->name;
+	b->kernel_progs = arena_alloc(b->a, sizeof(char *) * (size_t)(sp->nkernel + 1));
+	b->kernel_where = arena_alloc(b->a, sizeof(char *) * (size_t)(sp->nkernel + 1));
+	for (int i = 0; i < sp->nkernel; i++) {
+		struct derived_probe *dp = sp->kernel[i];
+		struct loc loc = dp->origin ? dp->origin->loc : dp->point->loc;
+
+		b->kernel_progs[i] = bpf_fmt(b, "probe_%d", dp->index);
+		b->kernel_where[i] = bpf_fmt(b, "%s:%d:%d",
+			loc.src && loc.src->name ? loc.src->name : "<input>",
+			loc.line, loc.col);
+		b->kernel_names[b->nkernel_names++] = dp->name;
+	}
 	b->out = open_memstream(&handlers, &hlen);
 	b->frames = frame_text = open_memstream(&frames, &flen);
 	for (int i = 0; i < sp->nkernel && !b->failed; i++)

@@ -63,6 +63,8 @@ struct bpf_cg {
 	int nerrors, error_cap;
 	/* Kernel-side probes' names, in program order (attach errors). */
 	const char **kernel_names;
+	const char **kernel_progs;	/* "probe_3" */
+	const char **kernel_where;	/* "f.stp:3:1" */
 	int nkernel_names;
 	/* Globals a BPF program uses (by symbol index in prog->globals). */
 	bool *kernel_global;
