@@ -26,6 +26,9 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/mapfull.stp \
 	testsuite/bpf/tests/mapfull.out \
 	testsuite/bpf/tests/mapfull.err \
+	testsuite/bpf/tests/module-options.stp \
+	testsuite/bpf/tests/module-options.out \
+	testsuite/bpf/tests/module-options.err \
 	testsuite/bpf/tests/mustshow.stp \
 	testsuite/bpf/tests/mustshow.out \
 	testsuite/bpf/tests/printf.stp \

@@ -737,6 +737,23 @@ options_check_supported(struct session *s)
 			ok = false;
 		}
 	}
+	/* Module-only options would be ignored by --runtime=bpf, which
+	 * runs on the running kernel, in this process's session. */
+	if (s->opts.target == TARGET_BPF) {
+		const struct { bool given; const char *what; } module_only[] = {
+			{ s->opts.vm, "--vm (it boots a kernel to load a module)" },
+			{ s->opts.bulk_mode, "-b (the module's per-CPU files)" },
+			{ s->opts.buffer_mb > 0, "-s (the module's buffer size)" },
+			{ s->opts.make_options != NULL, "-B (kbuild's options)" },
+			{ s->opts.kernel_release != NULL, "-r (BPF programs are built for the running kernel)" },
+		};
+		for (size_t i = 0; i < sizeof(module_only) / sizeof(module_only[0]); i++)
+			if (module_only[i].given) {
+				diag_fatal_noloc(&s->diag, "%s is for the kernel-module backend, not --runtime=bpf",
+						 module_only[i].what);
+				ok = false;
+			}
+	}
 	/* Only when the options are fine: "-c is not supported" says it all. */
 	if (ok && !pass_supported[pass]) {
 		report_pass_unsupported(s, pass);
