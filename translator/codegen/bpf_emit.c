@@ -346,8 +346,9 @@ emit_handler(struct bpf_cg *b, struct derived_probe *dp,
 	b->dp = NULL;
 }
 
-static void
-emit_globals(struct bpf_cg *b, FILE *out)
+/* The scalar globals BPF programs use, as both halves declare them. */
+void
+bpf_emit_globals_struct(struct bpf_cg *b, FILE *out)
 {
 	struct program *p = b->prog;
 
@@ -363,6 +364,14 @@ emit_globals(struct bpf_cg *b, FILE *out)
 			fprintf(out, "\tint64_t %s;\n", sym->c_name);
 	}
 	fprintf(out, "};\n\n");
+}
+
+static void
+emit_globals(struct bpf_cg *b, FILE *out)
+{
+	struct program *p = b->prog;
+
+	bpf_emit_globals_struct(b, out);
 	fprintf(out, "struct {\n\t__uint(type, BPF_MAP_TYPE_ARRAY);\n\t__uint(max_entries, 1);\n\t__type(key, __u32);\n\t__type(value, struct tap_globals);\n} tap_gl SEC(\".maps\");\n\n");
 	for (int i = 0; i < p->nglobals; i++) {
 		struct symbol *sym = p->globals[i];

@@ -93,6 +93,8 @@ bool bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp,
 void bpf_emit_user_glue(struct bpf_cg *b, FILE *out,
 			const unsigned char *obj, size_t objlen);
 
+void bpf_emit_globals_struct(struct bpf_cg *b, FILE *out);
+
 /* bpf_expr.c */
 void bpf_line(struct bpf_cg *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

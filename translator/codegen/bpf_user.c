@@ -81,18 +81,7 @@ emit_globals(struct bpf_cg *b, FILE *out)
 	struct program *p = b->prog;
 	int nmaps = 0;
 
-	fprintf(out, "struct tap_globals {\n\tint64_t __unused;\n");
-	for (int i = 0; i < p->nglobals; i++) {
-		struct symbol *sym = p->globals[i];
-
-		if (!b->kernel_global[i] || sym->nkeys > 0 || sym->type == TY_STATS)
-			continue;
-		if (sym->type == TY_STRING)
-			fprintf(out, "\tchar %s[TAP_BPF_STRLEN];\n", sym->c_name);
-		else
-			fprintf(out, "\tint64_t %s;\n", sym->c_name);
-	}
-	fprintf(out, "};\n");
+	bpf_emit_globals_struct(b, out);
 	fprintf(out, "static void\ntap_bpf_push_scalars(struct tap_globals *g)\n{\n\t(void)g;\n");
 	for (int i = 0; i < p->nglobals; i++) {
 		struct symbol *sym = p->globals[i];
@@ -121,17 +110,20 @@ emit_globals(struct bpf_cg *b, FILE *out)
 	for (int i = 0; i < p->nglobals; i++) {
 		struct symbol *sym = p->globals[i];
 		char kinds[16] = "";
-		size_t size = 0;
+		int nstr = 0, nlong = 0;
 
 		if (!b->kernel_global[i] || (sym->nkeys == 0 && sym->type != TY_STATS))
 			continue;
 		for (int k = 0; k < sym->nkeys; k++) {
 			kinds[k] = sym->key_types[k] == TY_STRING ? 'S' : 'L';
-			size += sym->key_types[k] == TY_STRING ? 128 : 8;
+			if (sym->key_types[k] == TY_STRING)
+				nstr++;
+			else
+				nlong++;
 		}
-		if (sym->nkeys == 0)
-			size = 4;
-		fprintf(out, "\t{ \"m%d\", \"%s\", %zu, '%c', &%s },\n", i, kinds, size,
+		/* the key struct's size (bpf_emit.c), or the __u32 index */
+		fprintf(out, "\t{ \"m%d\", \"%s\", %s, '%c', &%s },\n", i, kinds,
+			sym->nkeys == 0 ? "4" : bpf_fmt(b, "%d * TAP_BPF_STRLEN + %d * 8", nstr, nlong),
 			sym->type == TY_STATS ? 'T' : sym->type == TY_STRING ? 'S' : 'L',
 			sym->c_name);
 		nmaps++;
