@@ -51,6 +51,9 @@ struct {
 	__type(value, struct tap_bpf_session);
 } tap_session SEC(".maps");
 
+/* A zeroed accumulator to insert (too big for the BPF stack). */
+static const struct tap_bpf_stat_log tap_stat_log_zero;
+
 static __always_inline void
 tap_count_drop(struct tap_bpf_session *ss)
 {
@@ -296,6 +299,50 @@ tap_stat_add(void *map, const void *key, int64_t v)
 		st->max = v;
 	st->count++;
 	st->sum += v;
+	return 0;
+}
+
+/* runtime/core's tap_hist_log_bucket() without clz, which BPF lacks. */
+static __always_inline int
+tap_hist_log_bucket(int64_t v)
+{
+	uint64_t mag = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	int bits = 0;
+
+	if (!v)
+		return 64;
+	if (mag >> 32) { bits += 32; mag >>= 32; }
+	if (mag >> 16) { bits += 16; mag >>= 16; }
+	if (mag >> 8) { bits += 8; mag >>= 8; }
+	if (mag >> 4) { bits += 4; mag >>= 4; }
+	if (mag >> 2) { bits += 2; mag >>= 2; }
+	if (mag >> 1) { bits += 1; mag >>= 1; }
+	bits += (int)mag;		/* 1 for 1, 2 for 2..3, ... */
+	return v < 0 ? 64 - bits : 64 + bits;
+}
+
+/* s <<< v for a statistic that @hist_log prints. */
+static __always_inline int
+tap_stat_add_log(void *map, const void *key, int64_t v)
+{
+	struct tap_bpf_stat_log *st = bpf_map_lookup_elem(map, key);
+
+	if (!st) {
+		long rc = bpf_map_update_elem(map, key, &tap_stat_log_zero, BPF_NOEXIST);
+
+		if (rc && rc != -17)
+			return TAP_BPF_EFULL;
+		st = bpf_map_lookup_elem(map, key);
+		if (!st)
+			return TAP_BPF_EFULL;
+	}
+	if (!st->count || v < st->min)
+		st->min = v;
+	if (!st->count || v > st->max)
+		st->max = v;
+	st->count++;
+	st->sum += v;
+	st->hist[tap_hist_log_bucket(v) & (TAP_BPF_HIST_LOG_BUCKETS - 1)]++;
 	return 0;
 }
 

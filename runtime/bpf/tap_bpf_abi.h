@@ -47,6 +47,14 @@ struct tap_bpf_stat {
 	long long count, sum, min, max;
 };
 
+/* ... with @hist_log's buckets (runtime/core/stat.h's layout: bucket 64
+ * holds 0, 64 + n the values of n bits, 64 - n their negatives). */
+#define TAP_BPF_HIST_LOG_BUCKETS	128
+struct tap_bpf_stat_log {
+	long long count, sum, min, max;
+	long long hist[TAP_BPF_HIST_LOG_BUCKETS];
+};
+
 /* A string array's value. */
 struct tap_bpf_strval {
 	char s[TAP_BPF_STRLEN];

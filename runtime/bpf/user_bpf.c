@@ -220,20 +220,31 @@ tap_bpf_session_read(void)
 	return ss;
 }
 
+/* Every CPU's accumulator (size bytes each: struct tap_bpf_stat, or
+ * tap_bpf_stat_log with buckets) added into sd; buckets only when the
+ * global's descriptor has them (@hist_log). */
 static void
-tap_bpf_merge_stat(struct tap_stat_data *sd, const struct tap_bpf_stat *cpu)
+tap_bpf_merge_stat(struct tap_stat_data *sd, const struct tap_stat_desc *d,
+		   const char *cpus, size_t size)
 {
-	int i;
+	int i, k;
 
 	for (i = 0; i < tap_bpf_ncpus; i++) {
-		if (!cpu[i].count)
+		const struct tap_bpf_stat_log *c =
+			(const void *)(cpus + (size_t)i * size);
+
+		if (!c->count)
 			continue;
-		if (!sd->count || cpu[i].min < sd->min)
-			sd->min = cpu[i].min;
-		if (!sd->count || cpu[i].max > sd->max)
-			sd->max = cpu[i].max;
-		sd->count += cpu[i].count;
-		sd->sum += cpu[i].sum;
+		if (!sd->count || c->min < sd->min)
+			sd->min = c->min;
+		if (!sd->count || c->max > sd->max)
+			sd->max = c->max;
+		sd->count += c->count;
+		sd->sum += c->sum;
+		if (size == sizeof(struct tap_bpf_stat_log) &&
+		    d->hist == TAP_HIST_LOG)
+			for (k = 0; k < d->buckets && k < TAP_BPF_HIST_LOG_BUCKETS; k++)
+				sd->hist[k] += c->hist[k];
 	}
 }
 
@@ -263,8 +274,10 @@ static void
 tap_bpf_pull_map(const struct tap_bpf_map_desc *d)
 {
 	int fd = tap_bpf_map_fd(d->map);
-	size_t vsize = d->value_kind == 'T'
-		? sizeof(struct tap_bpf_stat) * (size_t)tap_bpf_ncpus
+	size_t one = d->value_kind == 'H' ? sizeof(struct tap_bpf_stat_log)
+					  : sizeof(struct tap_bpf_stat);
+	bool stat = d->value_kind == 'T' || d->value_kind == 'H';
+	size_t vsize = stat ? one * (size_t)tap_bpf_ncpus
 		: d->value_kind == 'S' ? TAP_BPF_STRLEN : 8;
 	char *key = calloc(1, d->key_size + 1), *next = calloc(1, d->key_size + 1);
 	char *val = calloc(1, vsize + 1);
@@ -280,10 +293,10 @@ tap_bpf_pull_map(const struct tap_bpf_map_desc *d)
 
 		tap_stat_clear(st);
 		if (bpf_map_lookup_elem(fd, &zero, val) == 0)
-			tap_bpf_merge_stat(sd, (const struct tap_bpf_stat *)val);
+			tap_bpf_merge_stat(sd, &st->desc, val, one);
 		goto out;
 	}
-	if (d->value_kind == 'T')
+	if (stat)
 		tap_pmap_clear(d->global);
 	else
 		tap_map_clear(d->global);
@@ -307,7 +320,7 @@ tap_bpf_pull_map(const struct tap_bpf_map_desc *d)
 
 			if (tap_map_find_or_insert(&p->cpu[0], keys, &e) == 0)
 				tap_bpf_merge_stat(tap_map_value_stat(&p->cpu[0], e),
-						   (const struct tap_bpf_stat *)val);
+						   &p->cpu[0].stat_desc, val, one);
 		}
 	}
 out:

@@ -23,6 +23,8 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/drops.err \
 	testsuite/bpf/tests/exit.stp \
 	testsuite/bpf/tests/exit.out \
+	testsuite/bpf/tests/hist.stp \
+	testsuite/bpf/tests/hist.out \
 	testsuite/bpf/tests/mapfull.stp \
 	testsuite/bpf/tests/mapfull.out \
 	testsuite/bpf/tests/mapfull.err \

@@ -394,8 +394,84 @@ emit_globals(struct bpf_cg *b, FILE *out)
 			sym->type == TY_STATS ? "PERCPU_HASH" : "HASH",
 			sym->nkeys == 0 ? 1L : sym->max_entries > 0 ? sym->max_entries : 2048L,
 			sym->nkeys > 0 ? bpf_key_type(b, sym) : "__u32",
-			bpf_value_type(sym), bpf_global_map(b, sym), sym->name);
+			bpf_value_type(b, sym), bpf_global_map(b, sym), sym->name);
 	}
+}
+
+/* @hist_log(s) anywhere (end probes print them): s keeps log buckets in
+ * BPF.  @hist_linear of a BPF statistic is refused at its use. */
+struct hist_scan {
+	struct bpf_cg *b;
+	bool linear_hit;	/* the checking walk */
+	struct node *unused;
+};
+
+static void refuse_stat_read(struct bpf_cg *b, struct node *n,
+			     const char *what);
+
+static bool
+scan_hist(struct node *n, void *ctx)
+{
+	struct hist_scan *h = ctx;
+	struct node *x;
+
+	if (h->linear_hit) {	/* the second walk: refuse what BPF lacks */
+		if (n->kind == N_HIST && n->u.hist.kind != HIST_LOG)
+			refuse_stat_read(h->b, n, "@hist_linear of statistics a BPF program collects (@hist_log is supported)");
+		if (n->kind == N_STAT_OP && n->u.stat.op == OP_VARIANCE)
+			refuse_stat_read(h->b, n, "@variance of statistics a BPF program collects");
+		return true;
+	}
+	if (n->kind != N_HIST)
+		return true;
+	x = n->u.hist.operand;
+	if (x->kind == N_INDEX)
+		x = x->u.index.base;
+	if (x->kind != N_SYMBOL || !x->u.symbol.sym)
+		return true;
+	for (int i = 0; i < h->b->prog->nglobals; i++)
+		if (h->b->prog->globals[i] == x->u.symbol.sym) {
+			if (n->u.hist.kind == HIST_LOG)
+				h->b->hist_log[i] = true;
+		}
+	return true;
+}
+
+
+/* First walk (check false): which statistics @hist_log prints; second
+ * (check true, once kernel_global is known): refuse reads BPF cannot
+ * answer. */
+static void
+scan_stat_reads(struct bpf_cg *b, bool check)
+{
+	struct hist_scan h = { b, check, NULL };
+	struct program *p = b->prog;
+
+	if (!check)
+		b->hist_log = arena_alloc(b->a, sizeof(bool) * (size_t)(p->nglobals + 1));
+	for (int i = 0; i < p->nprobes; i++)
+		ast_walk(p->probes[i]->body, scan_hist, NULL, &h);
+	for (int i = 0; i < p->nfunctions; i++)
+		if (p->functions[i]->decl && p->functions[i]->decl->u.function.body)
+			ast_walk(p->functions[i]->decl->u.function.body, scan_hist, NULL, &h);
+}
+
+/* A read of statistics that BPF programs do not keep the state for. */
+static void
+refuse_stat_read(struct bpf_cg *b, struct node *n, const char *what)
+{
+	struct node *x;
+
+	if (!n || b->failed)
+		return;
+	x = n->kind == N_HIST ? n->u.hist.operand : n->u.stat.operand;
+	if (x->kind == N_INDEX)
+		x = x->u.index.base;
+	if (x->kind != N_SYMBOL)
+		return;
+	for (int i = 0; i < b->prog->nglobals; i++)
+		if (b->prog->globals[i] == x->u.symbol.sym && b->kernel_global[i])
+			bpf_refuse(b, n, what);
 }
 
 bool
@@ -419,6 +495,7 @@ bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp, FILE *out)
 			loc.line, loc.col);
 		b->kernel_names[b->nkernel_names++] = dp->name;
 	}
+	scan_stat_reads(b, false);
 	b->out = open_memstream(&handlers, &hlen);
 	b->frames = frame_text = open_memstream(&frames, &flen);
 	for (int i = 0; i < sp->nkernel && !b->failed; i++)
@@ -429,6 +506,8 @@ bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp, FILE *out)
 	b->frames = NULL;
 	if (!b->failed && !check_user_writes(b, sp))
 		b->failed = true;
+	if (!b->failed)
+		scan_stat_reads(b, true);
 	if (b->failed) {
 		free(handlers);
 		free(frames);

@@ -124,11 +124,20 @@ bpf_key_type(struct bpf_cg *b, struct symbol *sym)
 	return bpf_fmt(b, "struct key_m%d", global_index(b, sym));
 }
 
+bool
+bpf_uses_hist_log(struct bpf_cg *b, struct symbol *sym)
+{
+	int i = global_index(b, sym);
+
+	return i >= 0 && b->hist_log && b->hist_log[i];
+}
+
 const char *
-bpf_value_type(struct symbol *sym)
+bpf_value_type(struct bpf_cg *b, struct symbol *sym)
 {
 	if (sym->type == TY_STATS)
-		return "struct tap_bpf_stat";
+		return bpf_uses_hist_log(b, sym) ? "struct tap_bpf_stat_log"
+						 : "struct tap_bpf_stat";
 	if (sym->type == TY_STRING)
 		return "struct tap_bpf_strval";
 	return "int64_t";
@@ -271,7 +280,7 @@ index_read(struct bpf_cg *b, struct node *n)
 	const char *p = bpf_fmt(b, "__p%d", b->seq++);
 
 	bpf_line(b, "%s *%s = bpf_map_lookup_elem(&%s, &%s);",
-		 bpf_value_type(sym), p, bpf_global_map(b, sym), key);
+		 bpf_value_type(b, sym), p, bpf_global_map(b, sym), key);
 	if (sym->type == TY_STRING) {
 		const char *t = new_str_temp(b);
 
@@ -314,7 +323,8 @@ index_update(struct bpf_cg *b, struct node *target, enum op op,
 
 	if (op == OP_STAT_ADD) {
 		struct bval x = as_long(b, rhs);
-		const char *rc = new_long_temp(b, bpf_fmt(b, "tap_stat_add(&%s, &%s, %s)", map, key, x.c));
+		const char *rc = new_long_temp(b, bpf_fmt(b, "tap_stat_add%s(&%s, &%s, %s)",
+			bpf_uses_hist_log(b, sym) ? "_log" : "", map, key, x.c));
 
 		check_full(b, rc, target->u.index.base);
 		v.t = BX_VOID;
@@ -687,8 +697,8 @@ stat_add_scalar(struct bpf_cg *b, struct node *n)
 	}
 	b->kernel_global[global_index(b, sym)] = true;
 	struct bval x = as_long(b, n->u.binary.rhs);
-	bpf_line(b, "{ __u32 __z = 0; tap_stat_add(&%s, &__z, %s); }",
-		 bpf_global_map(b, sym), x.c);
+	bpf_line(b, "{ __u32 __z = 0; tap_stat_add%s(&%s, &__z, %s); }",
+		 bpf_uses_hist_log(b, sym) ? "_log" : "", bpf_global_map(b, sym), x.c);
 	return (struct bval){ BX_VOID, "0" };
 }
 

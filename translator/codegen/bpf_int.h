@@ -68,6 +68,8 @@ struct bpf_cg {
 	int nkernel_names;
 	/* Globals a BPF program uses (by symbol index in prog->globals). */
 	bool *kernel_global;
+	/* Statistics some probe prints with @hist_log (same index). */
+	bool *hist_log;
 	/* Locals some expression of the probe reads. */
 	struct symbol **read_locals;
 	int nread;
@@ -107,6 +109,7 @@ bool bpf_is_qstr_local(struct bpf_cg *b, struct symbol *sym);
 bool bpf_is_read_local(struct bpf_cg *b, struct symbol *sym);
 const char *bpf_global_map(struct bpf_cg *b, struct symbol *sym);
 const char *bpf_key_type(struct bpf_cg *b, struct symbol *sym);
-const char *bpf_value_type(struct symbol *sym);
+const char *bpf_value_type(struct bpf_cg *b, struct symbol *sym);
+bool bpf_uses_hist_log(struct bpf_cg *b, struct symbol *sym);
 
 #endif
