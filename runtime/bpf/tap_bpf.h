@@ -60,6 +60,8 @@ tap_count_drop(struct tap_bpf_session *ss)
 	__sync_fetch_and_add(&ss->drops, 1);
 }
 
+struct tap_bpf_rec_error;
+
 /* A control record (exit, error) on the ring buffer. */
 static __always_inline void
 tap_control(struct tap_bpf_session *ss, __u32 type, __u32 id)
@@ -89,12 +91,37 @@ tap_exit(struct tap_bpf_session *ss)
 }
 
 /* A script error: the message and location are the table entry `id`
- * of the user-space side; the handler returns after calling this. */
+ * of the user-space side, addr the faulting address when the message
+ * shows one; the handler returns after calling this. */
+static __always_inline void
+tap_error_at(struct tap_bpf_session *ss, __u32 id, uint64_t addr)
+{
+	struct tap_bpf_rec_error *r;
+
+	ss->stopping = 1;
+	r = bpf_ringbuf_reserve(&tap_ringbuf, sizeof(*r), 0);
+	if (!r) {
+		tap_count_drop(ss);
+		ss->lost_control = 1;
+		return;
+	}
+	r->h.type = TAP_BPF_REC_ERROR;
+	r->h.id = id;
+	r->addr = addr;
+	bpf_ringbuf_submit(r, 0);
+}
+
 static __always_inline void
 tap_error(struct tap_bpf_session *ss, __u32 id)
 {
-	ss->stopping = 1;
-	tap_control(ss, TAP_BPF_REC_ERROR, id);
+	tap_error_at(ss, id, 0);
+}
+
+/* *dst = the size bytes at addr (kernel memory); 0 or a negative errno. */
+static __always_inline long
+tap_kread(void *dst, uint32_t size, uint64_t addr)
+{
+	return bpf_probe_read_kernel(dst, size, (const void *)addr);
 }
 
 /* Signed / and % as C's (truncating), built on the unsigned division

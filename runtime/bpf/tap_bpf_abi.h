@@ -31,6 +31,13 @@ struct tap_bpf_rec_hdr {
 	unsigned int id;
 };
 
+/* TAP_BPF_REC_ERROR: the address a read faulted at, for messages that
+ * show it ("kernel read fault at 0x..."). */
+struct tap_bpf_rec_error {
+	struct tap_bpf_rec_hdr h;
+	unsigned long long addr;
+};
+
 /* tap_session[0]. */
 struct tap_bpf_session {
 	unsigned long long drops;	/* records the ring buffer refused */

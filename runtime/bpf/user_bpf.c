@@ -180,10 +180,19 @@ tap_bpf_record(void *priv, void *data, size_t size)
 		break;
 	case TAP_BPF_REC_ERROR:
 		if (h->id < TAP_BPF_NERRORS) {
+			char msg[256];
+			unsigned long long addr = 0;
+
+			if (size >= sizeof(struct tap_bpf_rec_error))
+				addr = ((const struct tap_bpf_rec_error *)data)->addr;
+			/* the one conversion of an address message is %llx */
+			if (tap_bpf_errors[h->id].has_addr)
+				snprintf(msg, sizeof(msg), tap_bpf_errors[h->id].msg, addr);
+			else
+				snprintf(msg, sizeof(msg), "%s", tap_bpf_errors[h->id].msg);
 			pthread_mutex_lock(&tap_bpf_out_lock);
 			fflush(tap_out_file);
-			fprintf(stderr, "ERROR: %s near %s\n",
-				tap_bpf_errors[h->id].msg,
+			fprintf(stderr, "ERROR: %s near %s\n", msg,
 				tap_bpf_errors[h->id].near);
 			pthread_mutex_unlock(&tap_bpf_out_lock);
 		}

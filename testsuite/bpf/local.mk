@@ -38,6 +38,11 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/verifier.stp \
 	testsuite/bpf/tests/verifier.out \
 	testsuite/bpf/tests/verifier.errgrep \
+	testsuite/bpf/tests/typed.stp \
+	testsuite/bpf/tests/typed.out \
+	testsuite/bpf/tests/fault.stp \
+	testsuite/bpf/tests/fault.out \
+	testsuite/bpf/tests/fault.errgrep \
 	testsuite/bpf/tests/timer.stp \
 	testsuite/bpf/tests/timer.out \
 	testsuite/bpf/tests/refused.stp \

@@ -64,9 +64,20 @@ near_of(struct bpf_cg *b, struct node *n)
 	return cg_near(&tmp, n);
 }
 
+static void raise_error_addr(struct bpf_cg *b, const char *msg,
+			     struct node *n, const char *addr);
+
 /* A script error at `n`: the site's id for user space, then return. */
 static void
 raise_error(struct bpf_cg *b, const char *msg, struct node *n)
+{
+	raise_error_addr(b, msg, n, NULL);
+}
+
+/* ... whose message (a format with one %llx) shows `addr`. */
+static void
+raise_error_addr(struct bpf_cg *b, const char *msg, struct node *n,
+		 const char *addr)
 {
 	if (b->nerrors == b->error_cap) {
 		b->error_cap = b->error_cap ? 2 * b->error_cap : 16;
@@ -78,7 +89,11 @@ raise_error(struct bpf_cg *b, const char *msg, struct node *n)
 	}
 	b->errors[b->nerrors].msg = msg;
 	b->errors[b->nerrors].near = near_of(b, n);
-	bpf_line(b, "{ tap_error(ss, %d); return 0; }", b->nerrors);
+	b->errors[b->nerrors].has_addr = addr != NULL;
+	if (addr)
+		bpf_line(b, "{ tap_error_at(ss, %d, %s); return 0; }", b->nerrors, addr);
+	else
+		bpf_line(b, "{ tap_error(ss, %d); return 0; }", b->nerrors);
 	b->nerrors++;
 }
 
@@ -782,11 +797,81 @@ crement(struct bpf_cg *b, struct node *n)
 	return (struct bval){ BX_LONG, post ? old : l.c };
 }
 
+/* Kernel memory through a typed access (tvar_access.h): the base value
+ * from the provider, DEREF/ADD/INDEX steps, an integer or an address;
+ * every load is bpf_probe_read_kernel, a failed one the module's
+ * "kernel read fault" error. */
+static struct bval
+typed_target(struct bpf_cg *b, struct node *n, const struct ta_access *acc,
+	     const char *base)
+{
+	const char *v = new_long_temp(b, base);
+	bool in_memory = acc->base.in_memory;
+
+	for (int i = 0; i < acc->nsteps; i++) {
+		const struct ta_step *st = &acc->steps[i];
+
+		switch (st->kind) {
+		case TA_STEP_DEREF:
+			if (in_memory) {
+				const char *p = new_long_temp(b, "0");
+
+				bpf_line(b, "if (tap_kread(&%s, 8, %s))", p, v);
+				b->indent++;
+				raise_error_addr(b, "kernel read fault at 0x%llx (8 bytes)", n, v);
+				b->indent--;
+				bpf_line(b, "%s = %s;", v, p);
+			}
+			in_memory = true;
+			break;
+		case TA_STEP_ADD:
+			bpf_line(b, "%s += %lld;", v, (long long)st->offset);
+			break;
+		case TA_STEP_INDEX: {
+			struct bval x = as_long(b, st->index);
+
+			bpf_line(b, "%s += (%s) * %lld;", v, x.c, (long long)st->stride);
+			break;
+		}
+		}
+	}
+	if (acc->result.kind == TA_RES_ADDRESS)
+		return (struct bval){ BX_LONG, v };
+	if (acc->result.kind != TA_RES_INT || acc->result.bit_size ||
+	    (acc->result.size != 1 && acc->result.size != 2 &&
+	     acc->result.size != 4 && acc->result.size != 8)) {
+		bpf_refuse(b, n, "this kind of typed kernel value (bitfields, strings, pretty printing)");
+		return (struct bval){ BX_LONG, "0" };
+	}
+	static const char *const ctype[2][9] = {
+		{ "", "uint8_t", "uint16_t", "", "uint32_t", "", "", "", "uint64_t" },
+		{ "", "int8_t", "int16_t", "", "int32_t", "", "", "", "int64_t" },
+	};
+	const char *t = ctype[acc->result.is_signed ? 1 : 0][acc->result.size];
+	if (!in_memory)
+		return (struct bval){ BX_LONG, bpf_fmt(b, "((int64_t)(%s)%s)", t, v) };
+	const char *r = bpf_fmt(b, "__r%d", b->seq++);
+
+	bpf_line(b, "%s %s = 0;", t, r);
+	bpf_line(b, "if (tap_kread(&%s, %d, %s))", r, acc->result.size, v);
+	b->indent++;
+	raise_error_addr(b, bpf_fmt(b, "kernel read fault at 0x%%llx (%d bytes)", acc->result.size), n, v);
+	b->indent--;
+	return (struct bval){ BX_LONG, bpf_fmt(b, "((int64_t)%s)", r) };
+}
+
 static struct bval
 target(struct bpf_cg *b, struct node *n)
 {
 	struct context_var *cv = n->u.target.cv;
 	const char *c = NULL;
+	const struct ta_access *acc = n->u.target.access;
+
+	if (cv && acc && acc->nsteps > 0 && !n->u.target.path.pretty &&
+	    (acc->base.kind == TA_BASE_SLOT || acc->base.kind == TA_BASE_ARG) &&
+	    b->dp->provider->bpf_target_expr &&
+	    (c = b->dp->provider->bpf_target_expr(b->a, b->dp, cv)))
+		return typed_target(b, n, acc, c);
 
 	if (cv && n->u.target.path.nsteps == 0 && !n->u.target.path.pretty &&
 	    !n->u.target.path.addr_of && b->dp->provider->bpf_target_expr)

@@ -41,6 +41,7 @@ struct bpf_print_site {
 struct bpf_error_site {
 	const char *msg;	/* "division by 0" */
 	const char *near;	/* "operator '/' at f.stp:3:9" */
+	bool has_addr;		/* msg is a format with one %llx */
 };
 
 struct bpf_cg {

@@ -64,13 +64,13 @@ emit_prints(struct bpf_cg *b, FILE *out)
 			p->nargs, kinds);
 	}
 	fprintf(out, "};\n");
-	fprintf(out, "static const struct { const char *msg, *near; } tap_bpf_errors[TAP_BPF_NERRORS + 1] = {\n");
+	fprintf(out, "static const struct { const char *msg, *near; bool has_addr; } tap_bpf_errors[TAP_BPF_NERRORS + 1] = {\n");
 	for (int i = 0; i < b->nerrors; i++) {
 		fprintf(out, "\t{ ");
 		c_string(out, b->errors[i].msg);
 		fprintf(out, ", ");
 		c_string(out, b->errors[i].near);
-		fprintf(out, " },\n");
+		fprintf(out, ", %s },\n", b->errors[i].has_addr ? "true" : "false");
 	}
 	fprintf(out, "};\n");
 }
