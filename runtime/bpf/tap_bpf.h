@@ -37,6 +37,20 @@ struct pt_regs___tap {
 	unsigned long di, si, dx, cx, r10, r8, r9, orig_ax, ax;
 } __attribute__((preserve_access_index));
 
+/* The current task's parent, relocated by CO-RE (ppid()). */
+struct task_struct___tap {
+	int tgid;
+	struct task_struct___tap *real_parent;
+} __attribute__((preserve_access_index));
+
+static __always_inline int64_t
+tap_ppid(void)
+{
+	struct task_struct___tap *t = (void *)bpf_get_current_task();
+
+	return BPF_CORE_READ(t, real_parent, tgid);
+}
+
 /* Scratch of one handler run: this CPU's frame and the session state. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);

@@ -525,6 +525,10 @@ call_intrinsic(struct bpf_cg *b, struct node *n)
 		v.c = "((int64_t)(uint32_t)bpf_get_current_uid_gid())";
 		return v;
 	}
+	if (strcmp(name, "ppid") == 0 && args->n == 0) {
+		v.c = "tap_ppid()";
+		return v;
+	}
 	if (strcmp(name, "gid") == 0 && args->n == 0) {
 		v.c = "((int64_t)(bpf_get_current_uid_gid() >> 32))";
 		return v;
