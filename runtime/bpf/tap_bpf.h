@@ -317,29 +317,45 @@ tap_hash_set(void *map, const void *key, const void *value)
 	return rc ? TAP_BPF_EFULL : 0;
 }
 
-/* s <<< v on this CPU's accumulator (a per-CPU map's value, created on
- * first use).  Returns TAP_BPF_EFULL when a new key does not fit. */
-static __always_inline int
-tap_stat_add(void *map, const void *key, int64_t v)
+/* This CPU's accumulator of a[k] (a per-CPU map's value), inserted as
+ * `zero` on first use; NULL when a new key does not fit. */
+static __always_inline void *
+tap_stat_slot(void *map, const void *key, const void *zero)
 {
-	struct tap_bpf_stat *st = bpf_map_lookup_elem(map, key);
+	void *st = bpf_map_lookup_elem(map, key);
 
 	if (!st) {
-		struct tap_bpf_stat fresh = { 0 };
-		long rc = bpf_map_update_elem(map, key, &fresh, BPF_NOEXIST);
+		long rc = bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
 
-		if (rc && rc != -17)
-			return TAP_BPF_EFULL;
+		if (rc && rc != -17)	/* EEXIST: inserted meanwhile */
+			return NULL;
 		st = bpf_map_lookup_elem(map, key);
-		if (!st)
-			return TAP_BPF_EFULL;
 	}
+	return st;
+}
+
+/* count, sum, min and max, which every accumulator starts with. */
+static __always_inline void
+tap_stat_update(struct tap_bpf_stat *st, int64_t v)
+{
 	if (!st->count || v < st->min)
 		st->min = v;
 	if (!st->count || v > st->max)
 		st->max = v;
 	st->count++;
 	st->sum += v;
+}
+
+/* s <<< v; TAP_BPF_EFULL when a new key does not fit. */
+static __always_inline int
+tap_stat_add(void *map, const void *key, int64_t v)
+{
+	static const struct tap_bpf_stat zero;
+	struct tap_bpf_stat *st = tap_stat_slot(map, key, &zero);
+
+	if (!st)
+		return TAP_BPF_EFULL;
+	tap_stat_update(st, v);
 	return 0;
 }
 
@@ -366,23 +382,11 @@ tap_hist_log_bucket(int64_t v)
 static __always_inline int
 tap_stat_add_log(void *map, const void *key, int64_t v)
 {
-	struct tap_bpf_stat_log *st = bpf_map_lookup_elem(map, key);
+	struct tap_bpf_stat_log *st = tap_stat_slot(map, key, &tap_stat_log_zero);
 
-	if (!st) {
-		long rc = bpf_map_update_elem(map, key, &tap_stat_log_zero, BPF_NOEXIST);
-
-		if (rc && rc != -17)
-			return TAP_BPF_EFULL;
-		st = bpf_map_lookup_elem(map, key);
-		if (!st)
-			return TAP_BPF_EFULL;
-	}
-	if (!st->count || v < st->min)
-		st->min = v;
-	if (!st->count || v > st->max)
-		st->max = v;
-	st->count++;
-	st->sum += v;
+	if (!st)
+		return TAP_BPF_EFULL;
+	tap_stat_update((struct tap_bpf_stat *)st, v);
 	st->hist[tap_hist_log_bucket(v) & (TAP_BPF_HIST_LOG_BUCKETS - 1)]++;
 	return 0;
 }
