@@ -43,6 +43,8 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/fault.stp \
 	testsuite/bpf/tests/fault.out \
 	testsuite/bpf/tests/fault.errgrep \
+	testsuite/bpf/tests/strings.stp \
+	testsuite/bpf/tests/strings.out \
 	testsuite/bpf/tests/timer.stp \
 	testsuite/bpf/tests/timer.out \
 	testsuite/bpf/tests/refused.stp \

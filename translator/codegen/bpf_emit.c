@@ -341,7 +341,8 @@ emit_handler(struct bpf_cg *b, struct derived_probe *dp,
 	bpf_line(b, "return 0;");
 	fprintf(b->out, "}\n\n");
 	fclose(b->frame);
-	fprintf(frame_text, "struct frame%d {\n\tint64_t __unused;\n%s};\n", dp->index, members);
+	/* the slack tap_str_concat() needs after any temporary */
+	fprintf(frame_text, "struct frame%d {\n\tint64_t __unused;\n%s\tchar __slack[TAP_BPF_STRLEN];\n};\n", dp->index, members);
 	free(members);
 	b->dp = NULL;
 }

@@ -110,6 +110,7 @@ translate_user_half(struct session *s, const struct bpf_split *sp,
 		for (int j = 0; j < r.n; j++)
 			if (r.v[j] == p->functions[i])
 				fns[nfns++] = p->functions[i];
+	p->whole = &saved;
 	p->probes = sp->user;
 	p->nprobes = sp->nuser;
 	p->functions = fns;
