@@ -192,8 +192,11 @@ tap_bpf_record(void *priv, void *data, size_t size)
 				snprintf(msg, sizeof(msg), "%s", tap_bpf_errors[h->id].msg);
 			pthread_mutex_lock(&tap_bpf_out_lock);
 			fflush(tap_out_file);
-			fprintf(stderr, "ERROR: %s near %s\n", msg,
-				tap_bpf_errors[h->id].near);
+			if (tap_bpf_errors[h->id].near)
+				fprintf(stderr, "ERROR: %s near %s\n", msg,
+					tap_bpf_errors[h->id].near);
+			else
+				fprintf(stderr, "ERROR: %s\n", msg);
 			pthread_mutex_unlock(&tap_bpf_out_lock);
 		}
 		tap_error_count++;

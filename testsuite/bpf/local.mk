@@ -15,6 +15,9 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/arrays.out \
 	testsuite/bpf/tests/count.stp \
 	testsuite/bpf/tests/count.out \
+	testsuite/bpf/tests/error-fn.stp \
+	testsuite/bpf/tests/error-fn.out \
+	testsuite/bpf/tests/error-fn.err \
 	testsuite/bpf/tests/errors.stp \
 	testsuite/bpf/tests/errors.out \
 	testsuite/bpf/tests/errors.err \

@@ -21,6 +21,7 @@
 
 #include "translator/codegen/bpf_int.h"
 #include "translator/codegen/codegen_int.h"
+#include "translator/parse/strlit.h"
 
 void
 bpf_line(struct bpf_cg *b, const char *fmt, ...)
@@ -88,7 +89,7 @@ raise_error_addr(struct bpf_cg *b, const char *msg, struct node *n,
 		b->errors = v;
 	}
 	b->errors[b->nerrors].msg = msg;
-	b->errors[b->nerrors].near = near_of(b, n);
+	b->errors[b->nerrors].near = n ? near_of(b, n) : NULL;
 	b->errors[b->nerrors].has_addr = addr != NULL;
 	if (addr)
 		bpf_line(b, "{ tap_error_at(ss, %d, %s); return 0; }", b->nerrors, addr);
@@ -472,6 +473,18 @@ call_builtin(struct bpf_cg *b, struct node *n)
 	case BUILTIN_EXIT:
 		bpf_line(b, "tap_exit(ss);");
 		v.t = BX_VOID;
+		return v;
+	case BUILTIN_ERROR:
+		/* error("literal"): the message is the site's; like the user
+		 * target, no "near" (user_bpf.c prints near only when set) */
+		if (args->n == 1 && args->v[0]->kind == N_STRING) {
+			size_t len;
+
+			raise_error(b, strlit_unescape(b->a, args->v[0]->u.string.raw, &len), NULL);
+			v.t = BX_VOID;
+			return v;
+		}
+		bpf_refuse(b, n, "error() with a computed message");
 		return v;
 	case BUILTIN_PID:
 		v.c = "((int64_t)(bpf_get_current_pid_tgid() >> 32))";

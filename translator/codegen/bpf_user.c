@@ -69,7 +69,10 @@ emit_prints(struct bpf_cg *b, FILE *out)
 		fprintf(out, "\t{ ");
 		c_string(out, b->errors[i].msg);
 		fprintf(out, ", ");
-		c_string(out, b->errors[i].near);
+		if (b->errors[i].near)
+			c_string(out, b->errors[i].near);
+		else
+			fprintf(out, "NULL");
 		fprintf(out, ", %s },\n", b->errors[i].has_addr ? "true" : "false");
 	}
 	fprintf(out, "};\n");
