@@ -22,4 +22,12 @@ bench: $(BENCH_RUN)
 		echo "== $$b"; \
 		./$$b || exit 1; \
 	done
+# tapc --runtime=bpf beside bpftrace, natively (root): ns per stat() of
+# counting sys_enter events over the untraced loop.  Prints a table.
+bench-bpf: tapc$(EXEEXT)
+	$(srcdir)/bench/bpf-vs-bpftrace
+
+.PHONY: bench-bpf
+EXTRA_DIST += bench/bpf-vs-bpftrace
+
 include bench/vm.mk

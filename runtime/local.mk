@@ -42,3 +42,4 @@ nobase_dist_pkgdata_DATA += $(TAP_CORE_C_FILES) $(TAP_CORE_H_FILES) \
 
 EXTRA_DIST += runtime/core/README.md
 include runtime/user/local.mk
+include runtime/bpf/local.mk

@@ -216,6 +216,9 @@ tap_fire_timers(uint64_t now)
 
 		if (t->rt->next_ns > now)
 			continue;
+#ifdef TAP_BPF
+		tap_bpf_sync();
+#endif
 		tap_run_probe(&t->probe, TAP_SESSION_RUNNING);
 		t->rt->next_ns = now + tap_timer_interval(t);
 	}
@@ -374,9 +377,21 @@ main(int argc, char **argv)
 		       TAP_SESSION_STARTING);
 	if (tap_session_state == TAP_SESSION_STARTING)
 		tap_session_state = TAP_SESSION_RUNNING;
+#ifdef TAP_BPF
+	if (!tap_exit_requested && tap_bpf_start()) {
+		tap_request_exit();
+		tap_session_state = TAP_SESSION_ERROR;
+	}
+#endif
 	tap_release_command(release, !tap_exit_requested);
 	tap_main_loop(&set, o.time_limit, child);
+#ifdef TAP_BPF
+	tap_bpf_stop();
+#endif
 	tap_finish();
+#ifdef TAP_BPF
+	tap_bpf_close();
+#endif
 	if (tap_module.exit)
 		tap_module.exit();
 	tap_contexts_free();

@@ -82,6 +82,15 @@ void tap_context_exit(struct tap_context *c);
 
 #include "../core/handler.h"
 
+#ifdef TAP_BPF
+/* --runtime=bpf: the BPF half's hooks (runtime/bpf/user_bpf.c), which
+ * main.c calls around the session. */
+int tap_bpf_start(void);	/* after begin: load, attach, read */
+void tap_bpf_sync(void);	/* before timer probes: maps -> globals */
+void tap_bpf_stop(void);	/* before end probes: detach, drain, copy */
+void tap_bpf_close(void);
+#endif
+
 /* Globals' locks.  Handlers never overlap in user space, so these only
  * keep the generated code the same as the kernel's (runtime/linux/locks.h):
  * a lock table per handler, taken in a fixed order where the handler first

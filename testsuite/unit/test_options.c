@@ -357,8 +357,8 @@ START_TEST(test_value_on_flag)
 }
 END_TEST
 
-/* SystemTap's --runtime: kernel is tapc's own target, the other back ends
- * are refused by name (not as an unknown option). */
+/* SystemTap's --runtime: kernel (the module) and bpf (--bpf) are tapc's
+ * back ends, dyninst is refused by name (not as an unknown option). */
 START_TEST(test_runtime)
 {
 	ck_assert(parse("--runtime=kernel", "x.stp", NULL));
@@ -369,12 +369,16 @@ START_TEST(test_runtime)
 	ck_assert_int_eq(fx.s.opts.target, TARGET_KERNEL);
 	teardown();
 	setup();
-	parse("-g", "--runtime=bpf", "-p2", "x.stp", NULL);
-	expect_usage_error("tapc: error: --runtime=bpf: tapc has no BPF back end yet; it builds a kernel module (--runtime=kernel, the default)");
+	ck_assert(parse("-g", "--runtime=bpf", "-p2", "x.stp", NULL));
+	ck_assert_int_eq(fx.s.opts.target, TARGET_BPF);
 	teardown();
 	setup();
-	parse("--bpf", "x.stp", NULL);
-	expect_usage_error("tapc: error: --runtime=bpf: tapc has no BPF back end yet; it builds a kernel module (--runtime=kernel, the default)");
+	ck_assert(parse("--bpf", "x.stp", NULL));
+	ck_assert_int_eq(fx.s.opts.target, TARGET_BPF);
+	teardown();
+	setup();
+	parse("--bpf", "--runtime=kernel", "x.stp", NULL);
+	ck_assert_int_eq(fx.s.opts.target, TARGET_KERNEL);
 	teardown();
 	setup();
 	parse("--dyninst", "x.stp", NULL);

@@ -93,6 +93,7 @@ static const char *const build_runtime_files[] = {
 	"core/map.c", "core/pmap.c", "core/format.h", "core/format.c",
 	"core/tapstring.h", "core/tapstring.c", "core/json.h", "core/json.c",
 	"core/core.h", "core/all.c",
+	"bpf/tap_bpf.h", "bpf/tap_bpf_abi.h", "bpf/user_bpf.c",
 	NULL
 };
 
@@ -188,8 +189,13 @@ build_compile(struct session *s, const char *rt, const char *src)
 	char cmd[4 * PATH_MAX];
 	int rc;
 
-	snprintf(cmd, sizeof(cmd), "%s -std=gnu11 -O0 -I'%s/user' -o '%s' '%s' %s",
-		 getenv("CC") ? getenv("CC") : "cc", rt, build_program, src,
+	bool bpf = s->opts.target == TARGET_BPF;
+
+	snprintf(cmd, sizeof(cmd), "%s -std=gnu11 -O0 -I'%s/user'%s%s%s -o '%s' '%s'%s %s",
+		 getenv("CC") ? getenv("CC") : "cc", rt,
+		 bpf ? " -DTAP_BPF -I'" : "", bpf ? rt : "", bpf ? "/bpf'" : "",
+		 build_program, src,
+		 bpf ? " -lbpf -lelf -lz -lpthread" : "",
 		 s->opts.verbose ? "" : "2>&1 | head -50 >&2");
 	if (s->opts.verbose)
 		fprintf(stderr, "Pass 4: %s\n", cmd);
@@ -225,7 +231,11 @@ pass_build(struct session *s)
 	size_t len;
 	bool ok;
 
-	if (!rt || !(text = build_translate(s, &len)))
+	if (!rt)
+		return false;
+	text = s->opts.target == TARGET_BPF ? build_bpf_translate(s, rt, &len)
+					     : build_translate(s, &len);
+	if (!text)
 		return false;
 	build_cache_path(rt, text, len, cache_dir, sizeof(cache_dir));
 	snprintf(build_program, sizeof(build_program), "%s/%.60s", cache_dir,

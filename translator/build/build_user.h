@@ -15,11 +15,19 @@
 #define TAPC_BUILD_BUILD_USER_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 
 #include "translator/driver/session.h"
 
 bool pass_build(struct session *s);
 int pass_run(struct session *s);
+
+/* --runtime=bpf (build_bpf.c): the user program's C, its BPF half
+ * compiled with clang and embedded; NULL after errors.  And -p3's text:
+ * the BPF C. */
+char *build_bpf_translate(struct session *s, const char *rt, size_t *len);
+bool build_bpf_print(struct session *s, FILE *out);
 
 /* The program pass_build made (what -p4 prints), or NULL. */
 const char *build_result(const struct session *s);

@@ -8,6 +8,7 @@
 ## Included from translator/local.mk; part of translator/libtapc.a.
 
 translator_libtapc_a_SOURCES += \
+	translator/build/build_bpf.c \
 	translator/build/build_user.c \
 	translator/build/build_user.h \
 	translator/build/kbuild.c \

@@ -20,6 +20,14 @@
 /* Pass 3: write s->program as C to `out`; false after errors. */
 bool pass_translate(struct session *s, FILE *out);
 
+/* --runtime=bpf (bpf_pass.c): the BPF C of the kernel-side probes to
+ * bpf_out, or NULL after errors; then, once clang has compiled it, the
+ * user program's C with the object's bytes embedded. */
+struct bpf_translation;
+struct bpf_translation *pass_translate_bpf(struct session *s, FILE *bpf_out);
+bool pass_translate_bpf_user(struct bpf_translation *t, FILE *out,
+			     const unsigned char *obj, size_t objlen);
+
 /* The print family: printf sprintf print println printd printdln sprint
  * sprintln. */
 bool cg_is_print_family(const char *name);

@@ -106,10 +106,10 @@ cg_rw_node(struct node *n, void *ctx)
 static void
 cg_rw_scan(struct cg *g, struct cg_rw *rw)
 {
-	struct program *p = g->prog;
+	const struct program *p = g->prog->whole ? g->prog->whole : g->prog;
 	int i;
 
-	rw->p = p;
+	rw->p = g->prog;
 	rw->read = arena_alloc(g->a, sizeof(bool) * (size_t)(p->nglobals + 1));
 	rw->written = arena_alloc(g->a, sizeof(bool) * (size_t)(p->nglobals + 1));
 	for (i = 0; i < p->nprobes; i++) {

@@ -8,6 +8,11 @@
 ## Included from translator/local.mk; part of translator/libtapc.a.
 
 translator_libtapc_a_SOURCES += \
+	translator/codegen/bpf_emit.c \
+	translator/codegen/bpf_expr.c \
+	translator/codegen/bpf_int.h \
+	translator/codegen/bpf_pass.c \
+	translator/codegen/bpf_user.c \
 	translator/codegen/cg_writer.c \
 	translator/codegen/cg_writer.h \
 	translator/codegen/codegen.c \

@@ -34,6 +34,17 @@ run_user_target(struct session *s)
 	return rc;
 }
 
+/* Passes 3-5 for --runtime=bpf: the BPF C compiled with clang and
+ * embedded in a user program (build_bpf.c), built and run as the user
+ * target's.  The one entry point of the BPF backend. */
+static int
+run_bpf_target(struct session *s)
+{
+	if (s->opts.last_pass == 3)
+		return build_bpf_print(s, stdout) ? 0 : 1;
+	return run_user_target(s);
+}
+
 /* The generated C as one string, for kbuild. */
 static char *
 translate_to_text(struct session *s)
@@ -104,6 +115,8 @@ run_passes(struct session *s)
 	}
 	if (s->opts.target == TARGET_USER)
 		return run_user_target(s);
+	if (s->opts.target == TARGET_BPF)
+		return run_bpf_target(s);
 	return run_kernel_target(s);
 }
 

@@ -428,10 +428,10 @@ opt_target(struct parse_state *ps, const char *arg)
 }
 
 /* --runtime=MODE (and stap's short forms --bpf, --dyninst): SystemTap's
- * choice of back end.  Its default, the kernel module, is what tapc
- * builds; the other two are refused by name rather than as unknown
- * options, so that a command line copied from SystemTap's examples says
- * what is missing (a BPF back end is issue #15). */
+ * choice of back end.  kernel builds a module; bpf runs the kernel-side
+ * handlers as BPF programs and the rest in user space (runtime/bpf);
+ * dyninst is refused by name rather than as an unknown option, so that a
+ * command line copied from SystemTap's examples says what is missing. */
 static bool
 opt_runtime(struct parse_state *ps, const char *arg)
 {
@@ -439,9 +439,11 @@ opt_runtime(struct parse_state *ps, const char *arg)
 		ps->s->opts.target = TARGET_KERNEL;
 		return true;
 	}
-	if (strcmp(arg, "bpf") == 0)
-		diag_fatal_noloc(&ps->s->diag, "--runtime=bpf: tapc has no BPF back end yet; it builds a kernel module (--runtime=kernel, the default)");
-	else if (strcmp(arg, "dyninst") == 0)
+	if (strcmp(arg, "bpf") == 0) {
+		ps->s->opts.target = TARGET_BPF;
+		return true;
+	}
+	if (strcmp(arg, "dyninst") == 0)
 		diag_fatal_noloc(&ps->s->diag, "--runtime=dyninst: SystemTap's Dyninst runtime is not supported; --target=user runs a script in user space, without Dyninst's process probes");
 	else
 		diag_fatal_noloc(&ps->s->diag, "--runtime takes kernel, bpf or dyninst, not '%s'", arg);
@@ -738,6 +740,23 @@ options_check_supported(struct session *s)
 			ok = false;
 		}
 	}
+	/* Module-only options would be ignored by --runtime=bpf, which
+	 * runs on the running kernel, in this process's session. */
+	if (s->opts.target == TARGET_BPF) {
+		const struct { bool given; const char *what; } module_only[] = {
+			{ s->opts.vm, "--vm (it boots a kernel to load a module)" },
+			{ s->opts.bulk_mode, "-b (the module's per-CPU files)" },
+			{ s->opts.buffer_mb > 0, "-s (the module's buffer size)" },
+			{ s->opts.make_options != NULL, "-B (kbuild's options)" },
+			{ s->opts.kernel_release != NULL, "-r (BPF programs are built for the running kernel)" },
+		};
+		for (size_t i = 0; i < sizeof(module_only) / sizeof(module_only[0]); i++)
+			if (module_only[i].given) {
+				diag_fatal_noloc(&s->diag, "%s is for the kernel-module backend, not --runtime=bpf",
+						 module_only[i].what);
+				ok = false;
+			}
+	}
 	/* Only when the options are fine: "-c is not supported" says it all. */
 	if (ok && !pass_supported[pass]) {
 		report_pass_unsupported(s, pass);
@@ -785,8 +804,9 @@ static const char help_text[] =
 "Target and build:\n"
 "  -r KREL|DIR           build for kernel release KREL, or the kernel tree DIR\n"
 "  --target=KIND         build a kernel module (kernel) or a program (user)\n"
-"  --runtime=MODE        SystemTap's back end: kernel (the default; bpf and\n"
-"                        dyninst, and --bpf, --dyninst, are refused)\n"
+"  --runtime=MODE        SystemTap's back end: kernel (the default) or bpf\n"
+"                        (--bpf: BPF programs, no module; a subset of the\n"
+"                        language, runtime/bpf/README.md); dyninst refused\n"
 "  --vm                  run the module in a virtual machine booting the kernel\n"
 "  -m NAME               call the module NAME (C identifier, at most 55 chars)\n"
 "  -B OPT                give NAME or NAME=VALUE to the kernel's make\n"

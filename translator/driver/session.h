@@ -21,7 +21,9 @@ struct kernel_target;
 struct program;
 struct macro_table;
 
-enum target_kind { TARGET_KERNEL, TARGET_USER };
+/* TARGET_BPF: kernel-side handlers as BPF, the rest in user space
+ * (--runtime=bpf, runtime/bpf/README.md). */
+enum target_kind { TARGET_KERNEL, TARGET_USER, TARGET_BPF };
 
 /*
  * --privilege: who may run the module, ordered from least to most trusted
@@ -89,7 +91,7 @@ struct options {
 	bool timing;			/* -t */
 	int time_limit;			/* -T SECONDS */
 	bool vm;			/* --vm */
-	enum target_kind target;	/* --target=kernel|user */
+	enum target_kind target;	/* --target=kernel|user, --runtime=bpf */
 	const char *compatible;		/* --compatible=VERSION */
 	const char *make_options;	/* -B */
 	bool json_output;		/* --json: arrays, aggregates and

@@ -147,6 +147,18 @@ static const char *const begin_end_shapes[] = {
 	"error", "error(NUMBER)", "never", NULL,
 };
 
+/* --runtime=bpf: the user program's session runs them, as --target=user
+ * does. */
+static enum bpf_place
+begin_end_bpf_place(const struct derived_probe *dp, struct arena *a,
+		    struct bpf_attach *att)
+{
+	(void)a;
+	att->what = ((const struct pdata_begin_end *)dp->pdata)->kind == BE_BEGIN
+		? "begin" : "end";
+	return BPF_PLACE_USER;
+}
+
 const struct provider provider_begin_end = {
 	.name = "begin/end",
 	.claims = begin_end_claims,
@@ -155,4 +167,5 @@ const struct provider provider_begin_end = {
 	.shapes = begin_end_shapes,
 	.emit_tables = begin_end_tables,
 	.emit_desc = begin_end_desc,
+	.bpf_place = begin_end_bpf_place,
 };

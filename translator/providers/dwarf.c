@@ -706,6 +706,8 @@ const struct provider provider_dwarf = {
 	.kernel_only = true,
 	.emit_code = dwarf_code,
 	.target_expr = kprobe_target_expr,
+	.bpf_place = kprobe_bpf_place,
+	.bpf_target_expr = kprobe_bpf_target_expr,
 };
 
 /* ---- $$vars, $$parms, $$locals (dwarf_access.h) ---- */

@@ -264,6 +264,41 @@ kprobe_target_expr(struct cg *g, enum backend b,
 
 extern const struct provider provider_kprobe;
 
+/* --runtime=bpf: a kprobe (or kretprobe) program on the function's
+ * symbol; kernels without kprobes refuse the attach, which the user
+ * program reports naming the probe.  Shared with dwarf.c
+ * (kernel.function), whose probes keep the same pdata. */
+enum bpf_place
+kprobe_bpf_place(const struct derived_probe *dp, struct arena *a,
+		 struct bpf_attach *att)
+{
+	const struct pdata_kprobe *pd = dp->pdata;
+
+	if (!pd->symbol || pd->module || pd->address)
+		return BPF_PLACE_NONE;
+	att->section = arena_printf(a, "%s/%s", pd->is_return ? "kretprobe" : "kprobe",
+				    pd->symbol);
+	att->ctx_type = "struct pt_regs___tap";
+	att->guard = NULL;
+	att->what = pd->is_return ? "kretprobe" : "kprobe";
+	return BPF_PLACE_KERNEL;
+}
+
+/* Arguments in the registers of the kernel's calling convention;
+ * $return in ax (CO-RE relocated accesses to the program's context). */
+const char *
+kprobe_bpf_target_expr(struct arena *a, const struct derived_probe *dp,
+		       const struct context_var *cv)
+{
+	(void)dp;
+	if (cv->type != TY_LONG || cv->arg_index > 5)
+		return NULL;
+	if (cv->arg_index >= 0)
+		return arena_printf(a, "((int64_t)ctx->%s)",
+				    kernel_arg_reg(cv->arg_index));
+	return "((int64_t)ctx->ax)";
+}
+
 static void
 kprobe_code(struct cg *g, enum backend b)
 {
@@ -311,4 +346,6 @@ const struct provider provider_kprobe = {
 	.emit_tables = kprobe_tables,
 	.emit_desc = kprobe_desc,
 	.target_expr = kprobe_target_expr,
+	.bpf_place = kprobe_bpf_place,
+	.bpf_target_expr = kprobe_bpf_target_expr,
 };

@@ -17,6 +17,12 @@ void kprobe_add_rows(struct cg *g, enum backend b, const struct provider *p);
 bool kprobe_is_return(const struct derived_probe *dp);
 /* $argN from the argument registers, $return from the return register:
  * the target_expr hook of a kprobe-placed probe. */
+/* --runtime=bpf: kprobe/kretprobe programs (kprobe.c). */
+enum bpf_place kprobe_bpf_place(const struct derived_probe *dp,
+				struct arena *a, struct bpf_attach *att);
+const char *kprobe_bpf_target_expr(struct arena *a,
+				   const struct derived_probe *dp,
+				   const struct context_var *cv);
 const char *kprobe_target_expr(struct cg *g, enum backend b,
 			       const struct derived_probe *dp,
 			       const struct context_var *cv, struct node *n);

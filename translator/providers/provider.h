@@ -32,10 +32,30 @@ struct hash;
 struct session;
 struct ta_access;
 
-/* What the emit hooks write C for.  A BPF backend is the next value. */
+/* What the emit hooks write C for.  --runtime=bpf uses BACKEND_USER for
+ * the probes that run in user space and the bpf_* hooks below for the
+ * rest. */
 enum backend {
 	BACKEND_KMOD,		/* a kernel module (runtime/linux) */
 	BACKEND_USER,		/* a user-space program (runtime/user) */
+};
+
+/* Where a probe runs with --runtime=bpf (translator/codegen/bpf_*.c). */
+enum bpf_place {
+	BPF_PLACE_NONE,		/* not on BPF: the caller reports it */
+	BPF_PLACE_USER,		/* begin, end, error, timer.s/ms: the user
+				 * program's runtime/user session */
+	BPF_PLACE_KERNEL,	/* a BPF program (bpf_attach filled in) */
+};
+
+/* How a kernel-side probe's BPF program is attached. */
+struct bpf_attach {
+	const char *section;	/* libbpf's SEC(): "raw_tp/sys_enter" */
+	const char *ctx_type;	/* the program's argument type */
+	const char *guard;	/* C condition on `ctx` the event must meet
+				 * (the syscall number), or NULL */
+	const char *what;	/* the kernel mechanism, for messages; for
+				 * BPF_PLACE_USER "begin", "end" or "timer" */
 };
 
 struct provider {
@@ -147,6 +167,19 @@ struct provider {
 				   const struct derived_probe *dp,
 				   struct node *lhs, enum op op, const char *val);
 
+	/* ---- the BPF backend (translator/codegen/bpf_*.c) ----
+	 *
+	 * Where `dp` runs; for BPF_PLACE_KERNEL fills *att (strings from
+	 * the arena).  NULL: BPF_PLACE_NONE. */
+	enum bpf_place (*bpf_place)(const struct derived_probe *dp,
+				    struct arena *a, struct bpf_attach *att);
+	/* A BPF C int64_t expression for context variable `cv` of `dp`
+	 * in its program (ctx is the program's argument), or NULL when the
+	 * family cannot read it on BPF (the caller reports it). */
+	const char *(*bpf_target_expr)(struct arena *a,
+				       const struct derived_probe *dp,
+				       const struct context_var *cv);
+
 	/* ---- build (pass 4) and --vm ---- */
 
 	/* What the module cache key must cover besides the script and the
@@ -173,6 +206,8 @@ struct ta_access *provider_atvar(struct elab *e, struct derived_probe *dp,
 				 struct node *n);
 const char *provider_untyped_reason(const struct derived_probe *dp);
 bool provider_kernel_only(const struct derived_probe *dp);
+enum bpf_place provider_bpf_place(const struct derived_probe *dp,
+				  struct arena *a, struct bpf_attach *att);
 /* The lowest --privilege allowed to use `point`, which `p` claims. */
 enum privilege provider_privilege(const struct provider *p,
 				  const struct node *point);

@@ -109,6 +109,15 @@ provider_kernel_only(const struct derived_probe *dp)
 	return dp->provider && dp->provider->kernel_only;
 }
 
+enum bpf_place
+provider_bpf_place(const struct derived_probe *dp, struct arena *a,
+		   struct bpf_attach *att)
+{
+	if (!dp->provider || !dp->provider->bpf_place)
+		return BPF_PLACE_NONE;
+	return dp->provider->bpf_place(dp, a, att);
+}
+
 enum privilege
 provider_privilege(const struct provider *p, const struct node *point)
 {

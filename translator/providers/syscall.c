@@ -327,6 +327,51 @@ syscall_add_entry_half(struct elab *e, struct derived_probe *dp)
 				    pd->name), pd);
 }
 
+/* --runtime=bpf: raw tracepoints sys_enter (args: the user registers,
+ * the number) and sys_exit (the registers, the return value), each
+ * program guarded by its syscall's number.  Arguments are read from the
+ * registers through CO-RE (x86-64's calling convention, as the syscall
+ * table's numbers are x86-64's). */
+static enum bpf_place
+syscall_bpf_place(const struct derived_probe *dp, struct arena *a,
+		  struct bpf_attach *att)
+{
+	const struct pdata_syscall *pd = dp->pdata;
+
+	att->ctx_type = "struct bpf_raw_tracepoint_args";
+	if (pd->is_return) {
+		att->section = "raw_tp/sys_exit";
+		att->guard = arena_printf(a, "BPF_CORE_READ((struct pt_regs___tap *)ctx->args[0], orig_ax) == %d", pd->nr);
+		att->what = "raw tracepoint sys_exit";
+	} else {
+		att->section = "raw_tp/sys_enter";
+		att->guard = arena_printf(a, "ctx->args[1] == %d", pd->nr);
+		att->what = "raw tracepoint sys_enter";
+	}
+	return BPF_PLACE_KERNEL;
+}
+
+static const char *
+syscall_bpf_target_expr(struct arena *a, const struct derived_probe *dp,
+			const struct context_var *cv)
+{
+	static const char *const regs[SYSCALL_MAX_ARGS] = {
+		"di", "si", "dx", "r10", "r8", "r9",
+	};
+	const struct pdata_syscall *pd = dp->pdata;
+
+	if (cv->type != TY_LONG)
+		return NULL;
+	if (cv->arg_index == SYSCALL_ARG_NR)
+		return arena_printf(a, "((int64_t)%d)", pd->nr);
+	if (cv->arg_index == SYSCALL_ARG_RETURN)
+		return "((int64_t)ctx->args[1])";
+	if (cv->arg_index < 0 || cv->arg_index >= SYSCALL_MAX_ARGS)
+		return NULL;
+	return arena_printf(a, "((int64_t)BPF_CORE_READ((struct pt_regs___tap *)ctx->args[0], %s))",
+			    regs[cv->arg_index]);
+}
+
 static const char *const syscall_shapes[] = {
 	"kernel.syscall(STRING)", "kernel.syscall(STRING).return", NULL,
 };
@@ -343,4 +388,6 @@ const struct provider provider_syscall = {
 	.target_expr = syscall_target_expr,
 	.needs_entry_half = syscall_needs_entry_half,
 	.add_entry_half = syscall_add_entry_half,
+	.bpf_place = syscall_bpf_place,
+	.bpf_target_expr = syscall_bpf_target_expr,
 };

@@ -238,6 +238,17 @@ timer_privilege(const struct node *point)
 	return pp_is(point, 1, "profile") ? PRIV_STAPSYS : PRIV_STAPUSR;
 }
 
+/* --runtime=bpf: interval timers run in the user program's session;
+ * timer.profile would need a perf event per CPU (not done yet). */
+static enum bpf_place
+timer_bpf_place(const struct derived_probe *dp, struct arena *a,
+		struct bpf_attach *att)
+{
+	(void)a;
+	att->what = "timer";
+	return timer_of(dp)->profile ? BPF_PLACE_NONE : BPF_PLACE_USER;
+}
+
 const struct provider provider_timer = {
 	.name = "timer",
 	.claims = timer_claims,
@@ -246,4 +257,5 @@ const struct provider provider_timer = {
 	.shapes = timer_shapes,
 	.emit_tables = timer_tables,
 	.emit_desc = timer_desc,
+	.bpf_place = timer_bpf_place,
 };

@@ -301,6 +301,44 @@ tracepoint_target_expr(struct cg *g, enum backend b,
 	return cg_fmt(g, "(((int64_t *)c->probe_data)[%d])", cv->arg_index);
 }
 
+/* --runtime=bpf: a raw tracepoint, whose arguments are the TP_PROTO's
+ * in order, each in a u64 (ctx->args[i]). */
+static enum bpf_place
+tracepoint_bpf_place(const struct derived_probe *dp, struct arena *a,
+		     struct bpf_attach *att)
+{
+	const struct pdata_tracepoint *pd = dp->pdata;
+
+	att->section = arena_printf(a, "raw_tp/%s", pd->name);
+	att->ctx_type = "struct bpf_raw_tracepoint_args";
+	att->guard = NULL;
+	att->what = arena_printf(a, "raw tracepoint %s", pd->name);
+	return BPF_PLACE_KERNEL;
+}
+
+/* Argument i of the raw tracepoint, narrowed to its C type's size and
+ * signedness as the module's callback does. */
+static const char *
+tracepoint_bpf_target_expr(struct arena *a, const struct derived_probe *dp,
+			   const struct context_var *cv)
+{
+	static const char *const narrow[2][9] = {
+		{ "", "(uint8_t)", "(uint16_t)", "", "(uint32_t)",
+		  "", "", "", "" },
+		{ "", "(int8_t)", "(int16_t)", "", "(int32_t)",
+		  "", "", "", "" },
+	};
+	const char *cast = "";
+
+	(void)dp;
+	if (cv->type != TY_LONG || cv->arg_index < 0)
+		return NULL;
+	if (!cv->is_pointer && cv->size > 0 && cv->size < 8)
+		cast = narrow[cv->is_signed ? 1 : 0][cv->size];
+	return arena_printf(a, "((int64_t)%sctx->args[%d])", cast,
+			    cv->arg_index);
+}
+
 static const char *const tracepoint_shapes[] = {
 	"kernel.trace(STRING)", NULL,
 };
@@ -318,4 +356,6 @@ const struct provider provider_tracepoint = {
 	.emit_tables = tracepoint_tables,
 	.emit_desc = tracepoint_desc,
 	.target_expr = tracepoint_target_expr,
+	.bpf_place = tracepoint_bpf_place,
+	.bpf_target_expr = tracepoint_bpf_target_expr,
 };

@@ -133,6 +133,10 @@ struct program {
 	int nfunctions;
 	struct node **embeds;		/* top-level %{ %} blocks in use */
 	int nembeds;
+	/* When pass 3 writes only part of the program (the user half of
+	 * --runtime=bpf): the whole, for what depends on every probe
+	 * (which globals are read, for autoprint).  NULL otherwise. */
+	const struct program *whole;
 };
 
 /* Pass 2 for the driver: load the library, elaborate s->user_file into

@@ -1,0 +1,84 @@
+/*
+ * tap_bpf_abi.h - the layout both halves of a --runtime=bpf program
+ * agree on: the BPF side (tap_bpf.h, compiled by clang -target bpf) and
+ * the user-space side (user_bpf.c, compiled into the runtime/user
+ * program).  Records on the ring buffer, the session map's value, the
+ * statistics accumulator and the string size.
+ * Must not: use types that differ between the two compilers (only fixed
+ * width integers and char arrays).
+ */
+#ifndef TAP_BPF_ABI_H
+#define TAP_BPF_ABI_H
+
+/* Bytes of a string in a BPF handler (a power of two: indexes are
+ * masked with it).  Longer strings are cut, as MAXSTRINGLEN cuts. */
+#ifndef TAP_BPF_STRLEN
+#define TAP_BPF_STRLEN		128
+#endif
+#ifndef TAP_BPF_RINGBUF_BYTES
+#define TAP_BPF_RINGBUF_BYTES	(4 << 20)
+#endif
+
+#define TAP_BPF_EFULL		1	/* a map had no room for a new key */
+
+/* Record types (tap_bpf_rec_hdr.type). */
+#define TAP_BPF_REC_PRINT	1	/* id: the print site; then its args */
+#define TAP_BPF_REC_EXIT	2	/* exit() */
+#define TAP_BPF_REC_ERROR	3	/* id: the error site */
+
+struct tap_bpf_rec_hdr {
+	unsigned int type;
+	unsigned int id;
+};
+
+/* TAP_BPF_REC_ERROR: the address a read faulted at, for messages that
+ * show it ("kernel read fault at 0x..."). */
+struct tap_bpf_rec_error {
+	struct tap_bpf_rec_hdr h;
+	unsigned long long addr;
+};
+
+/* tap_session[0]. */
+struct tap_bpf_session {
+	unsigned long long drops;	/* records the ring buffer refused */
+	unsigned long long lost_control;/* an exit/error record was lost */
+	unsigned long long stopping;	/* exit() or an error: handlers
+					 * do nothing more */
+	long long target_pid;		/* target(), set by user space */
+	long long realtime_offset;	/* CLOCK_REALTIME - CLOCK_MONOTONIC
+					 * (bpf_ktime_get_ns), ns */
+};
+
+/* One CPU's `<<<` accumulator: what @count @sum @min @max @avg need. */
+struct tap_bpf_stat {
+	long long count, sum, min, max;
+};
+
+/* ... with @hist_log's buckets (runtime/core/stat.h's layout: bucket 64
+ * holds 0, 64 + n the values of n bits, 64 - n their negatives). */
+#define TAP_BPF_HIST_LOG_BUCKETS	128
+struct tap_bpf_stat_log {
+	long long count, sum, min, max;
+	long long hist[TAP_BPF_HIST_LOG_BUCKETS];
+};
+
+/* A string array's value. */
+struct tap_bpf_strval {
+	char s[TAP_BPF_STRLEN];
+};
+
+#ifndef TAP_BPF_MAXACTION
+#define TAP_BPF_MAXACTION	1000	/* loop iterations in one handler */
+#endif
+
+/* user_string_quoted(): the state decides how user space renders it. */
+#define TAP_BPF_QSTR_OK		0	/* "text" with escapes */
+#define TAP_BPF_QSTR_NULL	1	/* NULL */
+#define TAP_BPF_QSTR_UNREADABLE	2	/* 0x<addr> */
+struct tap_bpf_qstr {
+	long long state;
+	unsigned long long addr;
+	char s[TAP_BPF_STRLEN];
+};
+
+#endif /* TAP_BPF_ABI_H */

@@ -1,0 +1,509 @@
+/*
+ * user_bpf.c - the user-space half of a --runtime=bpf program: loads the
+ * BPF object embedded in it with libbpf, attaches its programs, reads
+ * the ring buffer on a thread of its own (print records formatted with
+ * runtime/core's formatter, exit() and error records), and copies the
+ * BPF maps into the runtime/user globals before timer and end probes
+ * read them.
+ *
+ * Included at the end of the generated user program (after runtime.c),
+ * which defines before it: tap_bpf_object[] (the BPF ELF), the print and
+ * error tables, tap_bpf_maps[] (each global a BPF map holds) and
+ * struct tap_globals with tap_bpf_push_scalars() / tap_bpf_pull_scalars().
+ * runtime/user/main.c calls the hooks (runtime.h, under TAP_BPF).
+ * Must not: run a script handler on the reader thread (it only formats
+ * records and requests the exit).
+ */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <pthread.h>
+#include <stdarg.h>
+
+#include "tap_bpf_abi.h"
+
+static struct bpf_object *tap_bpf_obj;
+static struct bpf_link **tap_bpf_links;
+static size_t tap_bpf_nlinks;
+static struct ring_buffer *tap_bpf_rb;
+static pthread_t tap_bpf_reader;
+static volatile int tap_bpf_reader_stop;
+static bool tap_bpf_reader_started;
+static pthread_t tap_bpf_main_thread;
+static int tap_bpf_ncpus;
+static int tap_bpf_verbose;
+
+static struct tap_fmt tap_bpf_fmts[TAP_BPF_NPRINTS + 1];
+
+/* The program libbpf last said it could not load ("prog 'probe_3': ..."),
+ * for tap_bpf_start()'s message. */
+static char tap_bpf_failed_prog[64];
+
+static int
+tap_bpf_libbpf_log(enum libbpf_print_level level, const char *fmt,
+		   va_list ap)
+{
+	char line[512];
+	const char *p;
+	va_list copy;
+
+	va_copy(copy, ap);
+	vsnprintf(line, sizeof(line), fmt, copy);
+	va_end(copy);
+	if (level != LIBBPF_DEBUG && (p = strstr(line, "prog 'probe_"))) {
+		p += strlen("prog '");
+		snprintf(tap_bpf_failed_prog, sizeof(tap_bpf_failed_prog),
+			 "%.*s", (int)strcspn(p, "'"), p);
+	}
+	if (level == LIBBPF_DEBUG && tap_bpf_verbose < 2)
+		return 0;
+	if (!tap_bpf_verbose)
+		return 0;
+	return fputs(line, stderr);
+}
+
+/* The script's probe behind a BPF program's name. */
+static int
+tap_bpf_probe_of(const char *prog)
+{
+	int i;
+
+	for (i = 0; tap_bpf_probe_names[i].prog; i++)
+		if (strcmp(tap_bpf_probe_names[i].prog, prog) == 0)
+			return i;
+	return -1;
+}
+
+static int
+tap_bpf_map_fd(const char *name)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(tap_bpf_obj, name);
+
+	return m ? bpf_map__fd(m) : -1;
+}
+
+/* ---- output ---- */
+
+static pthread_mutex_t tap_bpf_out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+tap_bpf_write(const char *data, size_t len)
+{
+	pthread_mutex_lock(&tap_bpf_out_lock);
+	fwrite(data, 1, len, tap_out_file);
+	fflush(tap_out_file);
+	pthread_mutex_unlock(&tap_bpf_out_lock);
+}
+
+/* One print record: its arguments decoded, then printf's or print's
+ * rendering, exactly as the user target renders the same call. */
+static void
+tap_bpf_print(const struct tap_bpf_print_site *site, const char *rec,
+	      size_t size)
+{
+	static char quoted[TAP_BPF_MAX_ARGS][MAXSTRINGLEN];
+	static char storage[TAP_OUTBUF_SIZE];
+	struct tap_value args[TAP_BPF_MAX_ARGS];
+	enum tap_type types[TAP_BPF_MAX_ARGS];
+	size_t off = sizeof(struct tap_bpf_rec_hdr);
+	struct tap_buf out;
+	unsigned int i;
+
+	for (i = 0; i < site->nargs; i++) {
+		char kind = site->kinds[i];
+
+		if (kind == 'L') {
+			int64_t v;
+
+			if (off + 8 > size)
+				return;
+			memcpy(&v, rec + off, 8);
+			args[i] = TAP_LONG(v);
+			types[i] = TAP_T_LONG;
+			off += 8;
+		} else if (kind == 'S') {
+			if (off + TAP_BPF_STRLEN > size)
+				return;
+			args[i] = TAP_STR(rec + off);
+			types[i] = TAP_T_STRING;
+			off += TAP_BPF_STRLEN;
+		} else {
+			struct tap_bpf_qstr q;
+
+			if (off + sizeof(q) > size)
+				return;
+			memcpy(&q, rec + off, sizeof(q));
+			q.s[TAP_BPF_STRLEN - 1] = '\0';
+			if (q.state == TAP_BPF_QSTR_NULL)
+				snprintf(quoted[i], MAXSTRINGLEN, "NULL");
+			else if (q.state == TAP_BPF_QSTR_UNREADABLE)
+				snprintf(quoted[i], MAXSTRINGLEN, "0x%llx", q.addr);
+			else
+				tap_str_quoted(quoted[i], q.s);
+			args[i] = TAP_STR(quoted[i]);
+			types[i] = TAP_T_STRING;
+			off += sizeof(q);
+		}
+	}
+	tap_buf_init(&out, storage, sizeof(storage));
+	if (site->fmt)
+		tap_fmt_apply(&tap_bpf_fmts[site - tap_bpf_prints], args,
+			      site->nargs, &out, NULL);
+	else
+		tap_print_values(&out, args, types, site->nargs, NULL,
+				 site->newline);
+	tap_bpf_write(out.data, out.len);
+}
+
+static void
+tap_bpf_stop_main(void)
+{
+	tap_request_exit();
+	/* wake the main loop's sigtimedwait() */
+	pthread_kill(tap_bpf_main_thread, SIGTERM);
+}
+
+static int
+tap_bpf_record(void *priv, void *data, size_t size)
+{
+	const struct tap_bpf_rec_hdr *h = data;
+
+	(void)priv;
+	if (size < sizeof(*h))
+		return 0;
+	switch (h->type) {
+	case TAP_BPF_REC_PRINT:
+		if (h->id < TAP_BPF_NPRINTS)
+			tap_bpf_print(&tap_bpf_prints[h->id], data, size);
+		break;
+	case TAP_BPF_REC_EXIT:
+		tap_bpf_stop_main();
+		break;
+	case TAP_BPF_REC_ERROR:
+		if (h->id < TAP_BPF_NERRORS) {
+			char msg[256];
+			unsigned long long addr = 0;
+
+			if (size >= sizeof(struct tap_bpf_rec_error))
+				addr = ((const struct tap_bpf_rec_error *)data)->addr;
+			/* the one conversion of an address message is %llx */
+			if (tap_bpf_errors[h->id].has_addr)
+				snprintf(msg, sizeof(msg), tap_bpf_errors[h->id].msg, addr);
+			else
+				snprintf(msg, sizeof(msg), "%s", tap_bpf_errors[h->id].msg);
+			pthread_mutex_lock(&tap_bpf_out_lock);
+			fflush(tap_out_file);
+			if (tap_bpf_errors[h->id].near)
+				fprintf(stderr, "ERROR: %s near %s\n", msg,
+					tap_bpf_errors[h->id].near);
+			else
+				fprintf(stderr, "ERROR: %s\n", msg);
+			pthread_mutex_unlock(&tap_bpf_out_lock);
+		}
+		tap_error_count++;
+		if (tap_error_count > TAP_MAXERRORS) {
+			tap_session_state = TAP_SESSION_ERROR;
+			tap_bpf_stop_main();
+		}
+		break;
+	}
+	return 0;
+}
+
+static void *
+tap_bpf_read_loop(void *arg)
+{
+	(void)arg;
+	while (!tap_bpf_reader_stop)
+		if (ring_buffer__poll(tap_bpf_rb, 50) < 0 && errno != EINTR)
+			break;
+	return NULL;
+}
+
+/* ---- maps <-> globals ---- */
+
+static struct tap_bpf_session
+tap_bpf_session_read(void)
+{
+	struct tap_bpf_session ss;
+	uint32_t zero = 0;
+
+	memset(&ss, 0, sizeof(ss));
+	bpf_map_lookup_elem(tap_bpf_map_fd("tap_session"), &zero, &ss);
+	return ss;
+}
+
+/* Every CPU's accumulator (size bytes each: struct tap_bpf_stat, or
+ * tap_bpf_stat_log with buckets) added into sd; buckets only when the
+ * global's descriptor has them (@hist_log). */
+static void
+tap_bpf_merge_stat(struct tap_stat_data *sd, const struct tap_stat_desc *d,
+		   const char *cpus, size_t size)
+{
+	int i, k;
+
+	for (i = 0; i < tap_bpf_ncpus; i++) {
+		const struct tap_bpf_stat_log *c =
+			(const void *)(cpus + (size_t)i * size);
+
+		if (!c->count)
+			continue;
+		if (!sd->count || c->min < sd->min)
+			sd->min = c->min;
+		if (!sd->count || c->max > sd->max)
+			sd->max = c->max;
+		sd->count += c->count;
+		sd->sum += c->sum;
+		if (size == sizeof(struct tap_bpf_stat_log) &&
+		    d->hist == TAP_HIST_LOG)
+			for (k = 0; k < d->buckets && k < TAP_BPF_HIST_LOG_BUCKETS; k++)
+				sd->hist[k] += c->hist[k];
+	}
+}
+
+static void
+tap_bpf_decode_keys(const struct tap_bpf_map_desc *d, const char *key,
+		    struct tap_value *keys)
+{
+	size_t off = 0;
+	unsigned int i;
+
+	for (i = 0; d->key_kinds[i]; i++) {
+		if (d->key_kinds[i] == 'L') {
+			int64_t v;
+
+			memcpy(&v, key + off, 8);
+			keys[i] = TAP_LONG(v);
+			off += 8;
+		} else {
+			keys[i] = TAP_STR(key + off);
+			off += TAP_BPF_STRLEN;
+		}
+	}
+}
+
+/* One BPF map's entries into its global (cleared first). */
+static void
+tap_bpf_pull_map(const struct tap_bpf_map_desc *d)
+{
+	int fd = tap_bpf_map_fd(d->map);
+	size_t one = d->value_kind == 'H' ? sizeof(struct tap_bpf_stat_log)
+					  : sizeof(struct tap_bpf_stat);
+	bool stat = d->value_kind == 'T' || d->value_kind == 'H';
+	size_t vsize = stat ? one * (size_t)tap_bpf_ncpus
+		: d->value_kind == 'S' ? TAP_BPF_STRLEN : 8;
+	char *key = calloc(1, d->key_size + 1), *next = calloc(1, d->key_size + 1);
+	char *val = calloc(1, vsize + 1);
+	struct tap_value keys[TAP_MAP_MAX_KEYS];
+	uint32_t zero = 0;
+	bool first = true;
+
+	if (fd < 0 || !key || !next || !val)
+		goto out;
+	if (!d->key_kinds[0]) {		/* a scalar of statistics */
+		struct tap_stat *st = d->global;
+		struct tap_stat_data *sd = (struct tap_stat_data *)st->slots;
+
+		tap_stat_clear(st);
+		if (bpf_map_lookup_elem(fd, &zero, val) == 0)
+			tap_bpf_merge_stat(sd, &st->desc, val, one);
+		goto out;
+	}
+	if (stat)
+		tap_pmap_clear(d->global);
+	else
+		tap_map_clear(d->global);
+	while (bpf_map_get_next_key(fd, first ? NULL : key, next) == 0) {
+		first = false;
+		memcpy(key, next, d->key_size);
+		if (bpf_map_lookup_elem(fd, key, val))
+			continue;
+		tap_bpf_decode_keys(d, key, keys);
+		if (d->value_kind == 'L') {
+			int64_t v;
+
+			memcpy(&v, val, 8);
+			tap_map_set_long(d->global, keys, v);
+		} else if (d->value_kind == 'S') {
+			val[TAP_BPF_STRLEN - 1] = '\0';
+			tap_map_set_str(d->global, keys, val);
+		} else {
+			struct tap_pmap *p = d->global;
+			struct tap_map_entry *e;
+
+			if (tap_map_find_or_insert(&p->cpu[0], keys, &e) == 0)
+				tap_bpf_merge_stat(tap_map_value_stat(&p->cpu[0], e),
+						   &p->cpu[0].stat_desc, val, one);
+		}
+	}
+out:
+	free(key);
+	free(next);
+	free(val);
+}
+
+static void
+tap_bpf_pull(void)
+{
+	struct tap_globals g;
+	uint32_t zero = 0;
+	size_t i;
+
+	if (!tap_bpf_obj)
+		return;
+	memset(&g, 0, sizeof(g));
+	if (bpf_map_lookup_elem(tap_bpf_map_fd("tap_gl"), &zero, &g) == 0)
+		tap_bpf_pull_scalars(&g);
+	for (i = 0; i < TAP_BPF_NMAPS; i++)
+		tap_bpf_pull_map(&tap_bpf_maps[i]);
+}
+
+/* ---- the session hooks (runtime/user/main.c) ---- */
+
+static uint64_t
+tap_bpf_clock(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* After the begin probes, before -c's command runs: load, push the
+ * scalars, attach every program, start the reader.  0 or -1 (reported). */
+int
+tap_bpf_start(void)
+{
+	struct tap_bpf_session ss;
+	struct tap_globals g;
+	struct bpf_program *prog;
+	uint32_t zero = 0;
+	size_t n = 0, i;
+	int err;
+
+	tap_bpf_verbose = getenv("TAPC_BPF_VERBOSE") ? atoi(getenv("TAPC_BPF_VERBOSE")) : 0;
+	tap_bpf_main_thread = pthread_self();
+	libbpf_set_print(tap_bpf_libbpf_log);
+	tap_bpf_ncpus = libbpf_num_possible_cpus();
+	for (i = 0; i < TAP_BPF_NPRINTS; i++) {
+		const char *fmt = tap_bpf_prints[i].fmt;
+		unsigned int np;
+		struct tap_fmt_piece *pieces;
+
+		if (!fmt)
+			continue;
+		np = tap_fmt_count_pieces(fmt);
+		pieces = calloc(np + 1, sizeof(*pieces));
+		if (!pieces || tap_fmt_compile(&tap_bpf_fmts[i], fmt, pieces,
+					       np + 1, NULL)) {
+			fprintf(stderr, "ERROR: BPF: cannot compile the format \"%s\"\n", fmt);
+			return -1;
+		}
+	}
+	tap_bpf_obj = bpf_object__open_mem(tap_bpf_object, sizeof(tap_bpf_object), NULL);
+	if (!tap_bpf_obj) {
+		fprintf(stderr, "ERROR: BPF: cannot open the BPF object: %s\n", strerror(errno));
+		return -1;
+	}
+	err = bpf_object__load(tap_bpf_obj);
+	if (err) {
+		int k = tap_bpf_probe_of(tap_bpf_failed_prog);
+
+		if (k >= 0)
+			fprintf(stderr, "ERROR: BPF: the kernel refused the program of probe %s at %s (%s); run with TAPC_BPF_VERBOSE=1 for the verifier's log, or use the kernel-module backend (--runtime=kernel)\n",
+				tap_bpf_probe_names[k].probe,
+				tap_bpf_probe_names[k].where, strerror(-err));
+		else
+			fprintf(stderr, "ERROR: BPF: the kernel refused the script's BPF programs (%s); run with TAPC_BPF_VERBOSE=1 for the verifier's log, or use the kernel-module backend (--runtime=kernel)\n",
+				strerror(-err));
+		return -1;
+	}
+	memset(&ss, 0, sizeof(ss));
+	ss.target_pid = tap_target_pid;
+	ss.realtime_offset = (long long)(tap_bpf_clock(CLOCK_REALTIME) -
+					 tap_bpf_clock(CLOCK_MONOTONIC));
+	bpf_map_update_elem(tap_bpf_map_fd("tap_session"), &zero, &ss, BPF_ANY);
+	memset(&g, 0, sizeof(g));
+	tap_bpf_push_scalars(&g);
+	bpf_map_update_elem(tap_bpf_map_fd("tap_gl"), &zero, &g, BPF_ANY);
+	tap_bpf_rb = ring_buffer__new(tap_bpf_map_fd("tap_ringbuf"), tap_bpf_record, NULL, NULL);
+	if (!tap_bpf_rb) {
+		fprintf(stderr, "ERROR: BPF: cannot open the ring buffer: %s\n", strerror(errno));
+		return -1;
+	}
+	bpf_object__for_each_program(prog, tap_bpf_obj)
+		n++;
+	tap_bpf_links = calloc(n + 1, sizeof(*tap_bpf_links));
+	i = 0;
+	bpf_object__for_each_program(prog, tap_bpf_obj) {
+		struct bpf_link *l = bpf_program__attach(prog);
+
+		if (!l) {
+			int k = tap_bpf_probe_of(bpf_program__name(prog));
+
+			fprintf(stderr, "ERROR: BPF: cannot attach probe %s at %s (%s): %s; this kernel may lack it -- the kernel-module backend (--runtime=kernel) may work where BPF cannot\n",
+				k >= 0 ? tap_bpf_probe_names[k].probe : bpf_program__name(prog),
+				k >= 0 ? tap_bpf_probe_names[k].where : "?",
+				bpf_program__section_name(prog), strerror(errno));
+			return -1;
+		}
+		tap_bpf_links[tap_bpf_nlinks++] = l;
+		i++;
+	}
+#ifdef TAP_BPF_HOLD_READER
+	/* -D TAP_BPF_HOLD_READER: records wait in the ring buffer until the
+	 * session stops, so that what does not fit is lost (the tier tests
+	 * the count of lost records that way). */
+	return 0;
+#endif
+	if (pthread_create(&tap_bpf_reader, NULL, tap_bpf_read_loop, NULL)) {
+		fprintf(stderr, "ERROR: BPF: cannot start the ring buffer reader\n");
+		return -1;
+	}
+	tap_bpf_reader_started = true;
+	return 0;
+}
+
+/* Before a timer probe runs. */
+void
+tap_bpf_sync(void)
+{
+	tap_bpf_pull();
+}
+
+/* Before the end probes: detach, drain the ring buffer, copy the maps in,
+ * count what was lost. */
+void
+tap_bpf_stop(void)
+{
+	struct tap_bpf_session ss;
+	size_t i;
+
+	for (i = 0; i < tap_bpf_nlinks; i++)
+		bpf_link__destroy(tap_bpf_links[i]);
+	tap_bpf_nlinks = 0;
+	if (tap_bpf_reader_started) {
+		tap_bpf_reader_stop = 1;
+		pthread_join(tap_bpf_reader, NULL);
+		tap_bpf_reader_started = false;
+	}
+	if (tap_bpf_rb) {
+		ring_buffer__consume(tap_bpf_rb);
+		ring_buffer__free(tap_bpf_rb);
+		tap_bpf_rb = NULL;
+	}
+	if (!tap_bpf_obj)
+		return;
+	ss = tap_bpf_session_read();
+	/* reported by main.c's closing WARNING line, as taprun reports
+	 * the module's lost records */
+	tap_output_cut_count += ss.drops;
+	tap_bpf_pull();
+}
+
+void
+tap_bpf_close(void)
+{
+	if (tap_bpf_obj)
+		bpf_object__close(tap_bpf_obj);
+	tap_bpf_obj = NULL;
+}

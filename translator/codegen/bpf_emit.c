@@ -1,0 +1,533 @@
+/*
+ * bpf_emit.c -- pass 3 for --runtime=bpf: which probes run where, and
+ * the BPF C of those that run in the kernel.
+ *
+ * Takes s->program.  bpf_split() asks each probe's provider where it runs
+ * (provider.h bpf_place): in the user program (begin, end, timers) or as
+ * a BPF program attached to a kernel event; a probe no family places is
+ * refused naming the probe.  bpf_emit_kernel() writes one C file for
+ * clang -target bpf:
+ *
+ *   #include "tap_bpf.h"           (runtime/bpf: shared maps, helpers)
+ *   struct tap_globals             the scalar globals (array map "tap_gl")
+ *   key structs and maps m<i>      one hash map per global array, per-CPU
+ *                                  for statistics
+ *   record and frame structs       print records, each probe's locals
+ *   tap_frames                     a per-CPU array of their union
+ *   SEC("raw_tp/...") probe_N      one program per kernel-side probe
+ *
+ * Must not: translate a construct approximately (bpf_expr.c refuses);
+ * know a probe family (providers answer through bpf_place /
+ * bpf_target_expr).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "translator/codegen/bpf_int.h"
+#include "translator/parse/ast.h"
+
+/* ---- placement ---- */
+
+struct write_scan {
+	struct bpf_cg *b;
+	struct node *hit;	/* the first write to a kernel global */
+	bool arrays_only;	/* begin: scalars are copied to BPF after it */
+	struct function_sym **seen;
+	int nseen, cap;
+};
+
+static struct symbol *
+written_symbol(struct node *n)
+{
+	struct node *t = NULL;
+
+	if (n->kind == N_ASSIGN)
+		t = n->u.binary.lhs;
+	else if (n->kind == N_CREMENT)
+		t = n->u.crement.operand;
+	else if (n->kind == N_DELETE)
+		t = n->u.del.target;
+	if (t && t->kind == N_INDEX)
+		t = t->u.index.base;
+	if (t && t->kind == N_SYMBOL)
+		return t->u.symbol.sym;
+	return NULL;
+}
+
+static bool scan_writes(struct node *n, void *ctx);
+
+static void
+scan_function(struct write_scan *w, struct function_sym *fn)
+{
+	for (int i = 0; i < w->nseen; i++)
+		if (w->seen[i] == fn)
+			return;
+	if (w->nseen == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 16;
+		struct function_sym **v = arena_alloc(w->b->a, sizeof(*v) * (size_t)w->cap);
+		if (w->nseen)
+			memcpy(v, w->seen, sizeof(*v) * (size_t)w->nseen);
+		w->seen = v;
+	}
+	w->seen[w->nseen++] = fn;
+	if (fn->decl && fn->decl->u.function.body)
+		ast_walk(fn->decl->u.function.body, scan_writes, NULL, w);
+}
+
+static bool
+scan_writes(struct node *n, void *ctx)
+{
+	struct write_scan *w = ctx;
+	struct symbol *sym;
+
+	if (w->hit)
+		return false;
+	if (n->kind == N_CALL && n->u.call.fn)
+		scan_function(w, n->u.call.fn);
+	sym = written_symbol(n);
+	if (sym && sym->kind == SYM_GLOBAL &&
+	    (!w->arrays_only || sym->nkeys > 0 || sym->type == TY_STATS)) {
+		for (int i = 0; i < w->b->prog->nglobals; i++)
+			if (w->b->prog->globals[i] == sym &&
+			    w->b->kernel_global[i])
+				w->hit = n;
+	}
+	return true;
+}
+
+bool
+bpf_split(struct session *s, struct bpf_split *sp)
+{
+	struct program *p = s->program;
+	bool ok = true;
+
+	sp->kernel = arena_alloc(s->arena, sizeof(*sp->kernel) * (size_t)(p->nprobes + 1));
+	sp->user = arena_alloc(s->arena, sizeof(*sp->user) * (size_t)(p->nprobes + 1));
+	sp->attach = arena_alloc(s->arena, sizeof(*sp->attach) * (size_t)(p->nprobes + 1));
+	sp->nkernel = sp->nuser = 0;
+	for (int i = 0; i < p->nprobes; i++) {
+		struct derived_probe *dp = p->probes[i];
+		struct bpf_attach att = { 0 };
+
+		switch (provider_bpf_place(dp, s->arena, &att)) {
+		case BPF_PLACE_KERNEL:
+			sp->attach[sp->nkernel] = att;
+			sp->kernel[sp->nkernel++] = dp;
+			break;
+		case BPF_PLACE_USER:
+			sp->attach[p->nprobes] = att;	/* unused slot */
+			sp->user[sp->nuser++] = dp;
+			break;
+		case BPF_PLACE_NONE:
+			diag_error(&s->diag, dp->origin ? dp->origin->loc : dp->point->loc,
+				   "E_BPF_UNSUPPORTED",
+				   "probe %s has no BPF implementation (--runtime=bpf); use the kernel-module backend (--runtime=kernel)",
+				   dp->name);
+			ok = false;
+			break;
+		}
+	}
+	return ok;
+}
+
+/* A user-space probe must not write what BPF programs own, except begin
+ * probes writing scalars (copied to the maps before the BPF programs are
+ * attached): user space reads the maps, it does not merge into them. */
+static bool
+check_user_writes(struct bpf_cg *b, const struct bpf_split *sp)
+{
+	for (int i = 0; i < sp->nuser; i++) {
+		struct derived_probe *dp = sp->user[i];
+		struct bpf_attach att = { 0 };
+		struct write_scan w = { .b = b };
+
+		provider_bpf_place(dp, b->a, &att);
+		w.arrays_only = att.what && strcmp(att.what, "begin") == 0;
+		ast_walk(dp->body, scan_writes, NULL, &w);
+		if (w.hit) {
+			diag_error(&b->s->diag, w.hit->loc, "E_BPF_UNSUPPORTED",
+				   "writing a global a kernel-side probe uses from the user-space probe %s is not supported by the BPF backend (--runtime=bpf); use the kernel-module backend (--runtime=kernel)",
+				   dp->name);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- user_string_quoted() locals ---- */
+
+struct qstr_scan {
+	struct bpf_cg *b;
+	struct symbol **cand;	/* assigned from user_string_quoted() */
+	int ncand;
+	struct symbol **other;	/* assigned anything else */
+	int nother;
+};
+
+static bool
+is_quoted_call(struct node *n)
+{
+	return n->kind == N_CALL && n->u.call.fn &&
+	       strcmp(n->u.call.name, "user_string_quoted") == 0 &&
+	       n->u.call.args.n == 1;
+}
+
+static bool
+scan_qstr(struct node *n, void *ctx)
+{
+	struct qstr_scan *q = ctx;
+
+	if (n->kind != N_ASSIGN || n->u.binary.lhs->kind != N_SYMBOL)
+		return true;
+	struct symbol *sym = n->u.binary.lhs->u.symbol.sym;
+
+	if (!sym || sym->kind == SYM_GLOBAL)
+		return true;
+	if (n->u.binary.op == OP_ASSIGN && is_quoted_call(n->u.binary.rhs))
+		q->cand[q->ncand++] = sym;
+	else
+		q->other[q->nother++] = sym;
+	return true;
+}
+
+static bool
+count_visit(struct node *n, void *ctx)
+{
+	(void)n;
+	(*(int *)ctx)++;
+	return true;
+}
+
+static void
+find_qstr_locals(struct bpf_cg *b, struct derived_probe *dp)
+{
+	int total = 0;
+
+	ast_walk(dp->body, count_visit, NULL, &total);
+	struct qstr_scan q = { b,
+		arena_alloc(b->a, sizeof(struct symbol *) * (size_t)(total + 1)), 0,
+		arena_alloc(b->a, sizeof(struct symbol *) * (size_t)(total + 1)), 0 };
+
+	ast_walk(dp->body, scan_qstr, NULL, &q);
+	b->qstr_locals = arena_alloc(b->a, sizeof(struct symbol *) * (size_t)(q.ncand + 1));
+	b->nqstr = 0;
+	for (int i = 0; i < q.ncand; i++) {
+		bool mixed = false;
+
+		for (int j = 0; j < q.nother; j++)
+			mixed |= q.other[j] == q.cand[i];
+		if (!mixed)
+			b->qstr_locals[b->nqstr++] = q.cand[i];
+	}
+}
+
+/* ---- locals something reads ---- */
+
+struct read_scan {
+	struct bpf_cg *b;
+	struct symbol **uses;	/* every N_SYMBOL of a local */
+	int nuses;
+	struct symbol **stores;	/* those that are `x = ...`'s x */
+	int nstores;
+};
+
+static bool
+scan_reads(struct node *n, void *ctx)
+{
+	struct read_scan *r = ctx;
+
+	if (n->kind == N_SYMBOL && n->u.symbol.sym &&
+	    n->u.symbol.sym->kind != SYM_GLOBAL)
+		r->uses[r->nuses++] = n->u.symbol.sym;
+	if (n->kind == N_ASSIGN && n->u.binary.op == OP_ASSIGN &&
+	    n->u.binary.lhs->kind == N_SYMBOL && n->u.binary.lhs->u.symbol.sym)
+		r->stores[r->nstores++] = n->u.binary.lhs->u.symbol.sym;
+	return true;
+}
+
+bool
+bpf_is_read_local(struct bpf_cg *b, struct symbol *sym)
+{
+	for (int i = 0; i < b->nread; i++)
+		if (b->read_locals[i] == sym)
+			return true;
+	return false;
+}
+
+static bool count_visit(struct node *n, void *ctx);
+
+static void
+find_read_locals(struct bpf_cg *b, struct derived_probe *dp)
+{
+	int total = 0;
+
+	ast_walk(dp->body, count_visit, NULL, &total);
+	if (dp->cond)
+		ast_walk(dp->cond, count_visit, NULL, &total);
+	struct read_scan r = { b,
+		arena_alloc(b->a, sizeof(struct symbol *) * (size_t)(total + 1)), 0,
+		arena_alloc(b->a, sizeof(struct symbol *) * (size_t)(total + 1)), 0 };
+
+	ast_walk(dp->body, scan_reads, NULL, &r);
+	if (dp->cond)
+		ast_walk(dp->cond, scan_reads, NULL, &r);
+	b->read_locals = arena_alloc(b->a, sizeof(struct symbol *) * (size_t)(r.nuses + 1));
+	b->nread = 0;
+	for (int i = 0; i < dp->nlocals; i++) {
+		struct symbol *sym = dp->locals[i];
+		int uses = 0, stores = 0;
+
+		for (int j = 0; j < r.nuses; j++)
+			uses += r.uses[j] == sym;
+		for (int j = 0; j < r.nstores; j++)
+			stores += r.stores[j] == sym;
+		if (uses > stores)
+			b->read_locals[b->nread++] = sym;
+	}
+}
+
+/* ---- the BPF C ---- */
+
+static void
+emit_handler(struct bpf_cg *b, struct derived_probe *dp,
+	     const struct bpf_attach *att, FILE *frame_text)
+{
+	char *members = NULL;
+	size_t len = 0;
+
+	b->dp = dp;
+	b->frame = open_memstream(&members, &len);
+	find_qstr_locals(b, dp);
+	find_read_locals(b, dp);
+	for (int i = 0; i < dp->nlocals; i++) {
+		struct symbol *sym = dp->locals[i];
+
+		if (bpf_is_qstr_local(b, sym))
+			fprintf(b->frame, "\tstruct tap_bpf_qstr l%d;\t/* %s */\n", i, sym->name);
+		else if (sym->type == TY_STRING)
+			fprintf(b->frame, "\tchar l%d[TAP_BPF_STRLEN];\t/* %s */\n", i, sym->name);
+		else
+			fprintf(b->frame, "\tint64_t l%d;\t/* %s */\n", i, sym->name);
+	}
+	fprintf(b->out, "/* %s */\nSEC(\"%s\")\nint %s(%s *ctx)\n{\n",
+		dp->name, att->section, bpf_fmt(b, "probe_%d", dp->index),
+		att->ctx_type);
+	b->indent = 1;
+	bpf_line(b, "__u32 zero = 0;");
+	bpf_line(b, "int64_t __acts = 0;");
+	if (att->guard)
+		bpf_line(b, "if (!(%s)) return 0;", att->guard);
+	bpf_line(b, "struct tap_bpf_session *ss = bpf_map_lookup_elem(&tap_session, &zero);");
+	bpf_line(b, "struct tap_globals *gl = bpf_map_lookup_elem(&tap_gl, &zero);");
+	bpf_line(b, "struct frame%d *f = bpf_map_lookup_elem(&tap_frames, &zero);", dp->index);
+	bpf_line(b, "if (!ss || !gl || !f || ss->stopping) return 0;");
+	bpf_line(b, "(void)__acts; (void)gl;");
+	for (int i = 0; i < dp->nlocals; i++) {
+		struct symbol *sym = dp->locals[i];
+
+		if (bpf_is_qstr_local(b, sym))
+			bpf_line(b, "f->l%d.state = 0; f->l%d.s[0] = 0;", i, i);
+		else if (sym->type == TY_STRING)
+			bpf_line(b, "tap_str_clear(f->l%d);", i);
+		else
+			bpf_line(b, "f->l%d = 0;", i);
+	}
+	if (dp->cond) {
+		struct bval c = bpf_expr(b, dp->cond);
+
+		bpf_line(b, "if (!(%s)) return 0;", c.c);
+	}
+	bpf_stmt(b, dp->body);
+	bpf_line(b, "return 0;");
+	fprintf(b->out, "}\n\n");
+	fclose(b->frame);
+	/* the slack tap_str_concat() needs after any temporary */
+	fprintf(frame_text, "struct frame%d {\n\tint64_t __unused;\n%s\tchar __slack[TAP_BPF_STRLEN];\n};\n", dp->index, members);
+	free(members);
+	b->dp = NULL;
+}
+
+/* The scalar globals BPF programs use, as both halves declare them. */
+void
+bpf_emit_globals_struct(struct bpf_cg *b, FILE *out)
+{
+	struct program *p = b->prog;
+
+	fprintf(out, "struct tap_globals {\n\tint64_t __unused;\n");
+	for (int i = 0; i < p->nglobals; i++) {
+		struct symbol *sym = p->globals[i];
+
+		if (!b->kernel_global[i] || sym->nkeys > 0 || sym->type == TY_STATS)
+			continue;
+		if (sym->type == TY_STRING)
+			fprintf(out, "\tchar %s[TAP_BPF_STRLEN];\n", sym->c_name);
+		else
+			fprintf(out, "\tint64_t %s;\n", sym->c_name);
+	}
+	fprintf(out, "};\n\n");
+}
+
+static void
+emit_globals(struct bpf_cg *b, FILE *out)
+{
+	struct program *p = b->prog;
+
+	bpf_emit_globals_struct(b, out);
+	fprintf(out, "struct {\n\t__uint(type, BPF_MAP_TYPE_ARRAY);\n\t__uint(max_entries, 1);\n\t__type(key, __u32);\n\t__type(value, struct tap_globals);\n} tap_gl SEC(\".maps\");\n\n");
+	for (int i = 0; i < p->nglobals; i++) {
+		struct symbol *sym = p->globals[i];
+
+		if (!b->kernel_global[i])
+			continue;
+		if (sym->nkeys == 0 && sym->type != TY_STATS)
+			continue;
+		if (sym->nkeys > 0) {
+			fprintf(out, "%s {\n", bpf_key_type(b, sym));
+			for (int k = 0; k < sym->nkeys; k++)
+				if (sym->key_types[k] == TY_STRING)
+					fprintf(out, "\tchar k%d[TAP_BPF_STRLEN];\n", k);
+				else
+					fprintf(out, "\tint64_t k%d;\n", k);
+			fprintf(out, "};\n");
+		}
+		fprintf(out, "struct {\n\t__uint(type, BPF_MAP_TYPE_%s);\n\t__uint(max_entries, %ld);\n\t__type(key, %s);\n\t__type(value, %s);\n} %s SEC(\".maps\");\t/* %s */\n\n",
+			sym->nkeys == 0 ? "PERCPU_ARRAY" :
+			sym->type == TY_STATS ? "PERCPU_HASH" : "HASH",
+			sym->nkeys == 0 ? 1L : sym->max_entries > 0 ? sym->max_entries : 2048L,
+			sym->nkeys > 0 ? bpf_key_type(b, sym) : "__u32",
+			bpf_value_type(b, sym), bpf_global_map(b, sym), sym->name);
+	}
+}
+
+/* @hist_log(s) anywhere (end probes print them): s keeps log buckets in
+ * BPF.  @hist_linear of a BPF statistic is refused at its use. */
+struct hist_scan {
+	struct bpf_cg *b;
+	bool linear_hit;	/* the checking walk */
+	struct node *unused;
+};
+
+static void refuse_stat_read(struct bpf_cg *b, struct node *n,
+			     const char *what);
+
+static bool
+scan_hist(struct node *n, void *ctx)
+{
+	struct hist_scan *h = ctx;
+	struct node *x;
+
+	if (h->linear_hit) {	/* the second walk: refuse what BPF lacks */
+		if (n->kind == N_HIST && n->u.hist.kind != HIST_LOG)
+			refuse_stat_read(h->b, n, "@hist_linear of statistics a BPF program collects (@hist_log is supported)");
+		if (n->kind == N_STAT_OP && n->u.stat.op == OP_VARIANCE)
+			refuse_stat_read(h->b, n, "@variance of statistics a BPF program collects");
+		return true;
+	}
+	if (n->kind != N_HIST)
+		return true;
+	x = n->u.hist.operand;
+	if (x->kind == N_INDEX)
+		x = x->u.index.base;
+	if (x->kind != N_SYMBOL || !x->u.symbol.sym)
+		return true;
+	for (int i = 0; i < h->b->prog->nglobals; i++)
+		if (h->b->prog->globals[i] == x->u.symbol.sym) {
+			if (n->u.hist.kind == HIST_LOG)
+				h->b->hist_log[i] = true;
+		}
+	return true;
+}
+
+
+/* First walk (check false): which statistics @hist_log prints; second
+ * (check true, once kernel_global is known): refuse reads BPF cannot
+ * answer. */
+static void
+scan_stat_reads(struct bpf_cg *b, bool check)
+{
+	struct hist_scan h = { b, check, NULL };
+	struct program *p = b->prog;
+
+	if (!check)
+		b->hist_log = arena_alloc(b->a, sizeof(bool) * (size_t)(p->nglobals + 1));
+	for (int i = 0; i < p->nprobes; i++)
+		ast_walk(p->probes[i]->body, scan_hist, NULL, &h);
+	for (int i = 0; i < p->nfunctions; i++)
+		if (p->functions[i]->decl && p->functions[i]->decl->u.function.body)
+			ast_walk(p->functions[i]->decl->u.function.body, scan_hist, NULL, &h);
+}
+
+/* A read of statistics that BPF programs do not keep the state for. */
+static void
+refuse_stat_read(struct bpf_cg *b, struct node *n, const char *what)
+{
+	struct node *x;
+
+	if (!n || b->failed)
+		return;
+	x = n->kind == N_HIST ? n->u.hist.operand : n->u.stat.operand;
+	if (x->kind == N_INDEX)
+		x = x->u.index.base;
+	if (x->kind != N_SYMBOL)
+		return;
+	for (int i = 0; i < b->prog->nglobals; i++)
+		if (b->prog->globals[i] == x->u.symbol.sym && b->kernel_global[i])
+			bpf_refuse(b, n, what);
+}
+
+bool
+bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp, FILE *out)
+{
+	char *handlers = NULL, *frames = NULL;
+	size_t hlen = 0, flen = 0;
+	FILE *frame_text;
+
+	b->kernel_global = arena_alloc(b->a, sizeof(bool) * (size_t)(b->prog->nglobals + 1));
+	b->kernel_names = arena_alloc(b->a, sizeof(char *) * (size_t)(sp->nkernel + 1));
+	b->kernel_progs = arena_alloc(b->a, sizeof(char *) * (size_t)(sp->nkernel + 1));
+	b->kernel_where = arena_alloc(b->a, sizeof(char *) * (size_t)(sp->nkernel + 1));
+	for (int i = 0; i < sp->nkernel; i++) {
+		struct derived_probe *dp = sp->kernel[i];
+		struct loc loc = dp->origin ? dp->origin->loc : dp->point->loc;
+
+		b->kernel_progs[i] = bpf_fmt(b, "probe_%d", dp->index);
+		b->kernel_where[i] = bpf_fmt(b, "%s:%d:%d",
+			loc.src && loc.src->name ? loc.src->name : "<input>",
+			loc.line, loc.col);
+		b->kernel_names[b->nkernel_names++] = dp->name;
+	}
+	scan_stat_reads(b, false);
+	b->out = open_memstream(&handlers, &hlen);
+	b->frames = frame_text = open_memstream(&frames, &flen);
+	for (int i = 0; i < sp->nkernel && !b->failed; i++)
+		emit_handler(b, sp->kernel[i], &sp->attach[i], frame_text);
+	fclose(b->out);
+	fclose(frame_text);
+	b->out = NULL;
+	b->frames = NULL;
+	if (!b->failed && !check_user_writes(b, sp))
+		b->failed = true;
+	if (!b->failed)
+		scan_stat_reads(b, true);
+	if (b->failed) {
+		free(handlers);
+		free(frames);
+		return false;
+	}
+	fprintf(out, "/* BPF side of a tapc --runtime=bpf script (runtime/bpf/README.md) */\n");
+	/* -D NAME=VALUE reach both halves (TAP_BPF_STRLEN must agree) */
+	for (int i = 0; i < b->s->opts.ndefines; i++)
+		fprintf(out, "#define %s %s\n", b->s->opts.defines[i].name,
+			b->s->opts.defines[i].value ? b->s->opts.defines[i].value : "1");
+	fprintf(out, "#include \"tap_bpf.h\"\n\nchar LICENSE[] SEC(\"license\") = \"GPL\";\n\n");
+	emit_globals(b, out);
+	fputs(frames, out);
+	fprintf(out, "\nunion tap_frame {\n\tint64_t __unused;\n");
+	for (int i = 0; i < sp->nkernel; i++)
+		fprintf(out, "\tstruct frame%d f%d;\n", sp->kernel[i]->index, sp->kernel[i]->index);
+	fprintf(out, "};\n\nstruct {\n\t__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n\t__uint(max_entries, 1);\n\t__type(key, __u32);\n\t__type(value, union tap_frame);\n} tap_frames SEC(\".maps\");\n\n");
+	fputs(handlers, out);
+	free(handlers);
+	free(frames);
+	return true;
+}

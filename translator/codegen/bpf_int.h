@@ -1,0 +1,116 @@
+/*
+ * bpf_int.h -- what the files of the BPF backend's pass 3 share
+ * (--runtime=bpf; runtime/bpf/README.md has the design).
+ *
+ * bpf_emit.c writes the BPF C of the kernel-side probes (maps, frames,
+ * one program per probe) and decides which probes run where;
+ * bpf_expr.c translates their statements and expressions; bpf_user.c
+ * writes the user-space half's glue: the print and error tables, the
+ * map <-> global copies, the BPF object embedded.  The user-space
+ * probes themselves are the user target's codegen (codegen.c), run on
+ * the program with only those probes.
+ */
+#ifndef TAPC_CODEGEN_BPF_INT_H
+#define TAPC_CODEGEN_BPF_INT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "translator/codegen/codegen.h"
+#include "translator/providers/provider.h"
+#include "translator/sema/sema.h"
+
+/* The BPF value kinds of expressions. */
+enum bx { BX_LONG, BX_STR, BX_QSTR, BX_VOID };
+
+struct bval {
+	enum bx t;
+	const char *c;	/* BX_LONG: an int64_t expression; BX_STR: a char
+			 * pointer (a buffer or a literal); BX_QSTR: a
+			 * struct tap_bpf_qstr lvalue */
+};
+
+/* An argument of a print site, as user space decodes it. */
+struct bpf_print_site {
+	const char *fmt;	/* printf's format, or NULL for print/println */
+	bool newline;		/* println */
+	int nargs;
+	enum bx *args;
+};
+
+struct bpf_error_site {
+	const char *msg;	/* "division by 0" */
+	const char *near;	/* "operator '/' at f.stp:3:9" */
+	bool has_addr;		/* msg is a format with one %llx */
+};
+
+struct bpf_cg {
+	struct session *s;
+	struct program *prog;
+	struct arena *a;
+	bool failed;
+	FILE *out;			/* the handlers */
+	FILE *frames;			/* frame and record structs */
+	int indent;
+	int seq;			/* temporaries and labels */
+	/* The probe being written. */
+	struct derived_probe *dp;
+	FILE *frame;			/* its frame struct's members */
+	int cont;			/* the innermost loop's continue label */
+	/* Tables user space gets. */
+	struct bpf_print_site *prints;
+	int nprints, print_cap;
+	struct bpf_error_site *errors;
+	int nerrors, error_cap;
+	/* Kernel-side probes' names, in program order (attach errors). */
+	const char **kernel_names;
+	const char **kernel_progs;	/* "probe_3" */
+	const char **kernel_where;	/* "f.stp:3:1" */
+	int nkernel_names;
+	/* Globals a BPF program uses (by symbol index in prog->globals). */
+	bool *kernel_global;
+	/* Statistics some probe prints with @hist_log (same index). */
+	bool *hist_log;
+	/* Locals some expression of the probe reads. */
+	struct symbol **read_locals;
+	int nread;
+	/* Locals holding user_string_quoted() (BX_QSTR). */
+	struct symbol **qstr_locals;
+	int nqstr, qstr_cap;
+};
+
+/* The placement of every probe, after bpf_split(). */
+struct bpf_split {
+	struct derived_probe **kernel, **user;
+	int nkernel, nuser;
+	struct bpf_attach *attach;	/* per kernel probe */
+};
+
+/* Pass 3 for --runtime=bpf (build_bpf.c calls these in order). */
+bool bpf_split(struct session *s, struct bpf_split *sp);
+/* The BPF C of the kernel-side probes; false after reporting. */
+bool bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp,
+		     FILE *out);
+/* The user program's glue, after the user codegen's text; obj is the
+ * BPF object's bytes. */
+void bpf_emit_user_glue(struct bpf_cg *b, FILE *out,
+			const unsigned char *obj, size_t objlen);
+
+void bpf_emit_globals_struct(struct bpf_cg *b, FILE *out);
+
+/* bpf_expr.c */
+void bpf_line(struct bpf_cg *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+char *bpf_fmt(struct bpf_cg *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void bpf_refuse(struct bpf_cg *b, struct node *n, const char *what);
+void bpf_stmt(struct bpf_cg *b, struct node *n);
+struct bval bpf_expr(struct bpf_cg *b, struct node *n);
+bool bpf_is_qstr_local(struct bpf_cg *b, struct symbol *sym);
+bool bpf_is_read_local(struct bpf_cg *b, struct symbol *sym);
+const char *bpf_global_map(struct bpf_cg *b, struct symbol *sym);
+const char *bpf_key_type(struct bpf_cg *b, struct symbol *sym);
+const char *bpf_value_type(struct bpf_cg *b, struct symbol *sym);
+bool bpf_uses_hist_log(struct bpf_cg *b, struct symbol *sym);
+
+#endif
