@@ -183,7 +183,9 @@ cg_choose_counters(struct cg *g)
 	for (i = 0; i < p->nglobals; i++) {
 		struct symbol *sym = p->globals[i];
 
-		sym->cpu_adds = s.counted[i] && !s.bad[i] &&
+		/* Part of a program (the BPF backend's user half): what the
+		 * other part does with a global is not visible here. */
+		sym->cpu_adds = !p->whole && s.counted[i] && !s.bad[i] &&
 				sym->nkeys == 0 &&
 				(sym->type == TY_LONG || sym->type == TY_STATS);
 	}
