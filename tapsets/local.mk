@@ -11,6 +11,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/context.stp \
 	tapsets/ctime.stp \
 	tapsets/devnum.stp \
+	tapsets/fileline.stp \
 	tapsets/indent.stp \
 	tapsets/logging.stp \
 	tapsets/json.stpm \
