@@ -34,6 +34,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/errno.stp \
 	tapsets/linux/inet_sock.stp \
 	tapsets/linux/inet.stp \
+	tapsets/linux/input.stp \
 	tapsets/linux/ioblock.stp \
 	tapsets/linux/ioblock_trace.stp \
 	tapsets/linux/irq.stp \
