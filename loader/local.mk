@@ -17,6 +17,7 @@ TAPRUN_SOURCES = \
 	loader/timezone.c \
 	loader/target.c \
 	loader/system.c \
+	loader/stdin.c \
 	runtime/linux/tap_protocol.h
 
 bin_PROGRAMS += taprun

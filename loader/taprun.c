@@ -57,6 +57,7 @@ struct taprun_session {
 	struct taprun_relay relay;
 	struct taprun_lock lock;	/* who owns the module name */
 	int sigfd;
+	int stdin_fd;		/* the module's __stdin, or -1 (stdin.c) */
 	int release_fd;		/* -c child held until START is done */
 	pid_t child;
 	bool child_done;
@@ -423,23 +424,26 @@ taprun_poll_timeout(const struct taprun_session *s)
 	return t < 0 ? 0 : (int)t;
 }
 
-/* The poll set: ctl, signals, and every relay file open so far.  Grows
- * with the relay's files (CPUs coming online); NULL when out of memory. */
+/* The poll set: ctl, signals, stdin (fd -1, ignored by poll, when it
+ * goes nowhere), and every relay file open so far.  Grows with the
+ * relay's files (CPUs coming online); NULL when out of memory. */
 static struct pollfd *
 taprun_poll_set(const struct taprun_session *s, struct pollfd *p, int *n)
 {
-	struct pollfd *grown = realloc(p, (2 + s->relay.nfiles) * sizeof(*p));
+	struct pollfd *grown = realloc(p, (3 + s->relay.nfiles) * sizeof(*p));
 	int i;
 
 	if (!grown) {
 		free(p);
-		taprun_err("poll: no memory for %d files", 2 + s->relay.nfiles);
+		taprun_err("poll: no memory for %d files", 3 + s->relay.nfiles);
 		return NULL;
 	}
 	p = grown;
 	p[0] = (struct pollfd){ .fd = s->ctl.fd, .events = POLLIN };
 	p[1] = (struct pollfd){ .fd = s->sigfd, .events = POLLIN };
-	*n = 2;
+	p[2] = (struct pollfd){ .fd = s->stdin_fd >= 0 ? STDIN_FILENO : -1,
+				.events = POLLIN };
+	*n = 3;
 	/* Relay files wake us on full sub-buffers; the timeout covers the
 	 * partly filled ones. */
 	for (i = 0; i < s->relay.nfiles; i++)
@@ -484,6 +488,11 @@ taprun_loop(struct taprun_session *s)
 		}
 		if (p[1].revents & POLLIN)
 			taprun_handle_signals(s);
+		if (s->stdin_fd >= 0 && (p[2].revents & (POLLIN | POLLHUP | POLLERR)) &&
+		    taprun_stdin_forward(s->stdin_fd) < 0) {
+			close(s->stdin_fd);	/* the end of the input */
+			s->stdin_fd = p[2].fd = -1;
+		}
 		taprun_reap_child(s);
 		ret = taprun_ctl_fill(&s->ctl);
 		if (ret) {
@@ -587,7 +596,10 @@ taprun_run(struct taprun_session *s)
 	ret = taprun_start(s);
 	if (ret)
 		goto out_relay;
+	s->stdin_fd = taprun_stdin_open(s->name);
 	ret = taprun_loop(s);
+	if (s->stdin_fd >= 0)
+		close(s->stdin_fd);
 	taprun_report_counts(s);
 out_relay:
 	taprun_relay_close(&s->relay);
@@ -605,7 +617,8 @@ int
 main(int argc, char **argv)
 {
 	struct taprun_opts o = { 0 };
-	struct taprun_session s = { .o = &o, .release_fd = -1, .sigfd = -1 };
+	struct taprun_session s = { .o = &o, .release_fd = -1, .sigfd = -1,
+				    .stdin_fd = -1 };
 	int ret;
 
 	if (taprun_parse_args(argc, argv, &o))

@@ -121,6 +121,13 @@ pid_t taprun_target_fork(const char *cmd, int *release_fd);
 int taprun_target_release(int release_fd);
 void taprun_target_drop_sudo(void);
 
+/* stdin.c */
+/* The module's __stdin procfs file opened for writing, or -1 (none). */
+int taprun_stdin_open(const char *name);
+/* Reads stdin and writes it to procfs_fd a byte at a time: -1 at the
+ * end of the input (stop polling it), else 0. */
+int taprun_stdin_forward(int procfs_fd);
+
 /* system.c */
 void taprun_system_run(const char *cmd);
 

@@ -11,6 +11,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/context.stp \
 	tapsets/ctime.stp \
 	tapsets/devnum.stp \
+	tapsets/fileline.stp \
 	tapsets/indent.stp \
 	tapsets/logging.stp \
 	tapsets/json.stpm \
@@ -33,6 +34,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/errno.stp \
 	tapsets/linux/inet_sock.stp \
 	tapsets/linux/inet.stp \
+	tapsets/linux/input.stp \
 	tapsets/linux/ioblock.stp \
 	tapsets/linux/ioblock_trace.stp \
 	tapsets/linux/irq.stp \

@@ -36,6 +36,8 @@ struct tap_context;
 /* What every probe has, whatever its provider. */
 struct tap_probe {
 	const char *point;	/* probe point as written, for messages */
+	const char *script_point; /* pn(): the alias the script named, as
+				   * expanded ("syscall.read"); NULL: point */
 	const char *location;	/* script file:line:col of the probe */
 	void (*handler)(struct tap_context *c);
 };

@@ -120,7 +120,9 @@ tap_procfs_write(struct file *file, const char __user *ubuf, size_t count,
 	struct tap_procfs_file *f = tap_pde_data(file_inode(file));
 	size_t n = min(count, min_t(size_t, f->bufsize, MAXSTRINGLEN) - 1);
 
-	if (!f->write)
+	const struct tap_probe *const *w;
+
+	if (!f->writes)
 		return -EINVAL;
 	if (count == 0)
 		return 0;
@@ -132,8 +134,10 @@ tap_procfs_write(struct file *file, const char __user *ubuf, size_t count,
 	}
 	f->buf[n] = '\0';
 	f->len = n;
-	tap_procfs_run(f, f->write);
-	/* the value is for this handler only; a read runs its own */
+	/* $value is read-only in a write probe: each sees the same bytes */
+	for (w = f->writes; *w; w++)
+		tap_procfs_run(f, *w);
+	/* the value is for these handlers only; a read runs its own */
 	f->len = 0;
 	f->buf[0] = '\0';
 	mutex_unlock(&f->lock);

@@ -3,7 +3,8 @@
  * /proc/systemtap/MODULE whose read(2) and write(2) run a handler.
  *
  * Generated code fills one struct tap_procfs_file per file (a file may
- * have a read probe, a write probe or both) and lists the directories
+ * have a read probe, write probes or both: every write probe of a file
+ * runs for each write(2), in the script's order, as SystemTap's do) and lists the directories
  * the paths need, parents first.  The platform creates them at module
  * init and removes them at exit (tap_procfs_init / tap_procfs_exit).
  *
@@ -15,7 +16,7 @@
  * write(2) copies at most bufsize - 1 bytes in (a longer write is a short
  * write: the caller writes the rest in the next call, which runs the
  * handler again) and runs the write handler, which reads $value
- * (tap_procfs_value).  Handlers run in the usual probe context (per-CPU,
+ * (tap_procfs_value), the same for each of the file's write handlers.  Handlers run in the usual probe context (per-CPU,
  * preemption off, MAXACTION); c->probe_data is the file.  Each file's
  * mutex serializes its callbacks, so the buffer has one user at a time.
  */
@@ -32,7 +33,8 @@ struct tap_procfs_file {
 	const char *path;		/* under the module's directory */
 	umode_t mode;			/* 0444 / 0222 / 0666 less the umask */
 	const struct tap_probe *read;	/* NULL: no read probe */
-	const struct tap_probe *write;	/* NULL: no write probe */
+	/* NULL-terminated; NULL: no write probe */
+	const struct tap_probe *const *writes;
 	size_t bufsize;			/* .read.maxsize(N), else MAXSTRINGLEN */
 	/* runtime */
 	char *buf;			/* bufsize bytes, allocated at init */

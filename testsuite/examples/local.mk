@@ -2,14 +2,18 @@
 ## Makefile.am): SystemTap's example collection from the shared corpus, each
 ## script run by its .meta's test_check line with tapc for stap, at -p2 and
 ## then at -p4 (module builds for the kernel testsuite/vm/find-kernel picks)
-## by testsuite/examples/run, judged against testsuite/examples/expected.
+## by testsuite/examples/run, judged against testsuite/examples/expected;
+## then the examples of testsuite/examples/vm.list run in ONE VM boot with
+## a workload (testsuite/examples/vm-run; ~2.5 min with the modules built).
 ## `make check` runs it through a small generated wrapper that names the tapc
 ## of this build tree; `make check-examples` runs it alone, and
 ## `make check-examples-update` rewrites the expectations from a run.
 ## Skips (77) without the corpus or kernel headers; fails then under CI=true.
 
 EXTRA_DIST += testsuite/examples/run testsuite/examples/run-one \
-	testsuite/examples/shim testsuite/examples/expected
+	testsuite/examples/shim testsuite/examples/expected \
+	testsuite/examples/vm-run testsuite/examples/vm-check \
+	testsuite/examples/vm-work.sh testsuite/examples/vm.list
 
 testsuite/examples/check-examples: Makefile
 	$(AM_V_GEN)$(MKDIR_P) testsuite/examples && \
@@ -24,7 +28,7 @@ check_SCRIPTS += testsuite/examples/check-examples
 TESTS += testsuite/examples/check-examples
 CLEANFILES += testsuite/examples/check-examples
 
-check-examples: tapc$(EXEEXT) testsuite/examples/check-examples
+check-examples: tapc$(EXEEXT) loader/taprun-static$(EXEEXT) testsuite/examples/check-examples
 	testsuite/examples/check-examples
 
 check-examples-update: tapc$(EXEEXT) testsuite/examples/check-examples

@@ -3,7 +3,7 @@
 ## a short second boot with 288 possible CPUs (manycpus.vmtest).
 ## `make check-kernel` runs it alone; `make check` runs it as
 ## testsuite/kernel/kernel.test, skipped (77) without qemu or kernel
-## headers.  About 180 s of boot for 76 tests plus the module builds
+## headers.  About 190 s of boot for 80 tests plus the module builds
 ## (~2 min the first time with the runtime built apart, cached after).
 
 TAP_KERNEL_FILES = \
@@ -102,7 +102,11 @@ TAP_KERNEL_FILES = \
 	examples/vfsstat.stp \
 	examples/runqlat.stp \
 	examples/offcputime.stp \
-	examples/funclatency.stp
+	examples/funclatency.stp \
+	examples/biosnoop.stp \
+	examples/tcpconnect.stp \
+	examples/tcpaccept.stp \
+	examples/stackcount.stp
 
 EXTRA_DIST += $(TAP_KERNEL_FILES) testsuite/kernel/kernel.test
 TESTS += testsuite/kernel/kernel.test

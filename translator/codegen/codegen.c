@@ -681,8 +681,11 @@ cg_probe_location(struct cg *g, const struct derived_probe *dp)
 const char *
 cg_probe_record(struct cg *g, const struct derived_probe *dp)
 {
-	return cg_fmt(g, "{ .point = %s, .location = %s, .handler = probe_%d }",
+	const char *pn = dp->alias_name ? dp->alias_name : dp->name;
+
+	return cg_fmt(g, "{ .point = %s, .script_point = %s, .location = %s, .handler = probe_%d }",
 		      cg_c_string(g, dp->name, strlen(dp->name)),
+		      cg_c_string(g, pn, strlen(pn)),
 		      cg_probe_location(g, dp), dp->index);
 }
 
@@ -747,11 +750,14 @@ cg_probe_records(struct cg *g)
 	for (i = 0; i < p->nprobes; i++) {
 		struct derived_probe *dp = p->probes[i];
 
+		const char *pn = dp->alias_name ? dp->alias_name : dp->name;
+
 		dp->index = i;
 		cg_line(&g->w, "static const struct tap_probe __tap_probe_%d "
-			"__attribute__((unused)) = { .point = %s, .location = %s, "
-			".handler = probe_%d };", i,
+			"__attribute__((unused)) = { .point = %s, .script_point = %s, "
+			".location = %s, .handler = probe_%d };", i,
 			cg_c_string(g, dp->name, strlen(dp->name)),
+			cg_c_string(g, pn, strlen(pn)),
 			cg_probe_location(g, dp), i);
 	}
 }

@@ -44,6 +44,9 @@ static const char *const templates[BUILTIN_COUNT] = {
 	[BUILTIN_TARGET] = "((int64_t)tap_target_pid)",
 	[BUILTIN_CPU] = "((int64_t)tap_cpu_id())",
 	[BUILTIN_PP] = "tap_str_copy($d, c->probe->point)",
+	/* the script's point (the alias it named); records without one:
+	 * the point itself */
+	[BUILTIN_PN] = "tap_str_copy($d, c->probe->script_point ? c->probe->script_point : c->probe->point)",
 };
 
 const char *

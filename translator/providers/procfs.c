@@ -149,7 +149,9 @@ procfs_list(struct elab *e, struct derived_probe *dp,
 
 struct procfs_file {
 	const char *path;
-	const struct derived_probe *read, *write;
+	const struct derived_probe *read;
+	const struct derived_probe **writes;	/* nwrites of them */
+	int nwrites;
 	int mode;
 	int64_t maxsize;
 };
@@ -170,7 +172,9 @@ procfs_site(const struct derived_probe *dp)
 }
 
 /* The probes grouped by file, in the order their files first appear;
- * how many files (-1 after an error). */
+ * how many files (-1 after an error).  A file has one read probe at
+ * most (its handler makes the file's contents), and any number of write
+ * probes: each runs for every write. */
 static int
 procfs_files(struct cg *g, struct procfs_file **out)
 {
@@ -186,17 +190,20 @@ procfs_files(struct cg *g, struct procfs_file **out)
 			;
 		if (j == n)
 			f[n++].path = pd->path;
-		if (pd->is_write ? f[j].write : f[j].read) {
+		if (!pd->is_write && f[j].read) {
 			diag_error(&g->s->diag, procfs_site(p->probes[i]),
 				   "E_PROBE_ARG",
-				   "procfs file '%s' already has a %s probe (at %s)",
-				   pd->path, pd->is_write ? "write" : "read",
-				   cg_where(g, procfs_site(pd->is_write ? f[j].write : f[j].read), NULL));
+				   "procfs file '%s' already has a read probe (at %s)",
+				   pd->path,
+				   cg_where(g, procfs_site(f[j].read), NULL));
 			g->failed = true;
 			return -1;
 		}
 		if (pd->is_write) {
-			f[j].write = p->probes[i];
+			if (!f[j].writes)
+				f[j].writes = arena_alloc(g->a, sizeof(*f[j].writes) *
+							  (size_t)p->nprobes);
+			f[j].writes[f[j].nwrites++] = p->probes[i];
 			f[j].mode |= 0222 & ~pd->umask;
 		} else {
 			f[j].read = p->probes[i];
@@ -262,15 +269,26 @@ procfs_tables(struct cg *g, enum backend b)
 	if (b != BACKEND_KMOD || (n = procfs_files(g, &f)) <= 0)
 		return;
 	ndirs = procfs_dirs(g, f, n);
+	for (int i = 0; i < n; i++) {	/* each file's write probes */
+		if (!f[i].nwrites)
+			continue;
+		cg_open(&g->w, "static const struct tap_probe *const __tap_procfs_writes_%d[] =", i);
+		for (int k = 0; k < f[i].nwrites; k++)
+			cg_line(&g->w, "%s,", probe_ref(g, f[i].writes[k]));
+		cg_line(&g->w, "NULL,");
+		cg_close(&g->w, ";");
+	}
 	cg_open(&g->w, "static struct tap_procfs_file __tap_procfs[] =");
 	for (int i = 0; i < n; i++) {
 		const char *size = f[i].maxsize
 			? cg_fmt(g, "%lld + 1", (long long)f[i].maxsize)
 			: "MAXSTRINGLEN";
-		cg_line(&g->w, "{ .path = %s, .mode = 0%o, .read = %s, .write = %s, .bufsize = %s },",
+		const char *writes = f[i].nwrites
+			? cg_fmt(g, "__tap_procfs_writes_%d", i) : "NULL";
+
+		cg_line(&g->w, "{ .path = %s, .mode = 0%o, .read = %s, .writes = %s, .bufsize = %s },",
 			cg_c_string(g, f[i].path, strlen(f[i].path)),
-			f[i].mode, probe_ref(g, f[i].read),
-			probe_ref(g, f[i].write), size);
+			f[i].mode, probe_ref(g, f[i].read), writes, size);
 	}
 	cg_close(&g->w, ";");
 	nfiles = n;

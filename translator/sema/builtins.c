@@ -41,6 +41,7 @@ static const struct builtin builtins[BUILTIN_COUNT] = {
 	ROW(BUILTIN_TARGET, "target", L, 0, 0),
 	ROW(BUILTIN_CPU, "cpu", L, 0, 0),
 	ROW(BUILTIN_PP, "pp", S, 0, 0),
+	ROW(BUILTIN_PN, "pn", S, 0, 0),
 };
 
 const struct builtin *

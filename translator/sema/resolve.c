@@ -431,6 +431,9 @@ fold_defined(struct resolver *r, struct node *n)
 	struct node *arg = n->u.atop.args.v[0];
 	bool defined = false;
 
+	/* @entry(x) is defined when x is: it is x, read at the entry */
+	while (arg->kind == N_ENTRY)
+		arg = arg->u.atop.args.v[0];
 	if (arg->kind == N_AUTOCAST) {
 		/* known once the operand's type is: types.c folds it */
 		ast_walk(arg, resolve_pre, NULL, r);
