@@ -1,6 +1,7 @@
 ## translator/driver/local.mk -- the driver: the command line (options.c),
 ## the session every pass shares (session.h), where tapc's files are
-## (paths.c), what --compatible changes (compat.c), the kernel facts
+## (paths.c), what this machine offers (host_caps.c) and whether a run
+## can load its module here (preflight.c), what --compatible changes (compat.c), the kernel facts
 ## %( %) conditions test (kernel_facts.c), child processes (spawn.c), -l/-L and --dump-* (listing.c), and main.c,
 ## which runs the passes in order through each pass's entry header
 ## (parse/parse.h, sema/sema.h, codegen/codegen.h, build/*.h).  Entry
@@ -14,6 +15,8 @@
 translator_libtapc_a_SOURCES += \
 	translator/driver/compat.c \
 	translator/driver/compat.h \
+	translator/driver/host_caps.c \
+	translator/driver/host_caps.h \
 	translator/driver/kernel_facts.c \
 	translator/driver/kernel_facts.h \
 	translator/driver/listing.c \
@@ -22,6 +25,8 @@ translator_libtapc_a_SOURCES += \
 	translator/driver/options.h \
 	translator/driver/paths.c \
 	translator/driver/paths.h \
+	translator/driver/preflight.c \
+	translator/driver/preflight.h \
 	translator/driver/session.h \
 	translator/driver/spawn.c \
 	translator/driver/spawn.h

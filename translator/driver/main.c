@@ -16,6 +16,7 @@
 #include "translator/sema/sema.h"
 #include "translator/driver/session.h"
 #include "translator/driver/kernel_facts.h"
+#include "translator/driver/preflight.h"
 
 /* Passes 3-5 for --target=user: an executable built with cc. */
 static int
@@ -119,6 +120,12 @@ main(int argc, char **argv)
 		goto out;
 	s.diag.library_warnings = s.opts.verbose > 0;
 	if (!options_check_supported(&s)) {
+		status = 1;
+		goto out;
+	}
+	/* Before any pass: a module that cannot be loaded here is not
+	 * worth building. */
+	if (!preflight_check(&s)) {
 		status = 1;
 		goto out;
 	}

@@ -19,6 +19,7 @@
 
 #include "translator/driver/options.h"
 #include "translator/common/diag_registry.h"
+#include "translator/driver/preflight.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -118,6 +119,7 @@ enum {
 	OPT_BPF,
 	OPT_DYNINST,
 	OPT_SKIP_BADVARS,
+	OPT_INFO,
 };
 
 /* Leading '-': non-options come back in order as code 1, so the script file
@@ -142,6 +144,7 @@ static const struct option long_options[] = {
 	{ "bpf", no_argument, NULL, OPT_BPF },
 	{ "dyninst", no_argument, NULL, OPT_DYNINST },
 	{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
+	{ "info", no_argument, NULL, OPT_INFO },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -151,7 +154,7 @@ struct parse_state {
 	struct session *s;
 	int args_cap, include_cap, define_cap, global_cap, sym_file_cap;
 	int script_sources;	/* -e, -l, -L seen: at most one allowed */
-	bool want_help, want_version;
+	bool want_help, want_version, want_info;
 	const char *explain_id;	/* --explain ID */
 };
 
@@ -571,6 +574,7 @@ handle_option(struct parse_state *ps, int c, const char *arg)
 	case 'h': ps->want_help = true; return true;
 	case 'V': ps->want_version = true; return true;
 	case OPT_EXPLAIN: ps->explain_id = arg; return true;
+	case OPT_INFO: ps->want_info = true; return true;
 	case OPT_VM: o->vm = true; return true;
 	case OPT_SKIP_BADVARS: o->skip_badvars = true; return true;
 	case OPT_TARGET: return opt_target(ps, arg);
@@ -685,6 +689,10 @@ options_parse(struct session *s, int argc, char **argv, int *exit_code)
 		*exit_code = 0;
 		return false;
 	}
+	if (ps.want_info) {
+		*exit_code = preflight_print_info(stdout);
+		return false;
+	}
 	if (ps.explain_id) {
 		*exit_code = explain(s, ps.explain_id) ? 0 : 1;
 		return false;
@@ -756,6 +764,7 @@ static const char help_text[] =
 "   or: tapc [OPTIONS] -L PROBE             ... with their context variables\n"
 "   or: tapc --dump-functions | --dump-probe-types | --dump-probe-aliases\n"
 "   or: tapc --explain ID                   explain diagnostic ID, e.g. E_TYPE\n"
+"   or: tapc --info                         what this machine offers a tracer\n"
 "\n"
 "ARGS are the script's $1..$N (as numbers) and @1..@N (as strings).\n"
 "\n"
@@ -812,6 +821,9 @@ static const char help_text[] =
 "  --                    end of tapc's options; what follows goes to the script\n"
 "  --explain ID          explain diagnostic ID (the [E_...] or [W_...] after a\n"
 "                        message): its meaning, a typical cause, the fix\n"
+"  --info                say what this machine offers: module loading (lockdown,\n"
+"                        signing), BTF, debuginfo, headers, tracefs, kprobes,\n"
+"                        BPF; and which ways of running a script work here\n"
 "  -h, --help            print this help and exit\n"
 "  -V, --version         print the version and enabled features and exit\n"
 "\n"
