@@ -26,3 +26,7 @@ EXTRA_DIST += testsuite/unit/check-options-doc.sh
 # tapc --info and the refusal of a run whose module cannot load here.
 TESTS += testsuite/unit/check-host-caps.sh
 EXTRA_DIST += testsuite/unit/check-host-caps.sh
+
+# -p4's NAME.ko (stripped) and --sign-module (needs kernel headers).
+TESTS += testsuite/unit/check-deploy-module.sh
+EXTRA_DIST += testsuite/unit/check-deploy-module.sh

@@ -1,7 +1,8 @@
 ## translator/driver/local.mk -- the driver: the command line (options.c),
 ## the session every pass shares (session.h), where tapc's files are
 ## (paths.c), what this machine offers (host_caps.c) and whether a run
-## can load its module here (preflight.c), what --compatible changes (compat.c), the kernel facts
+## can load its module here (preflight.c), the stripped and signed copy
+## of a module that leaves the cache (deploy_module.c, sign_key.c), what --compatible changes (compat.c), the kernel facts
 ## %( %) conditions test (kernel_facts.c), child processes (spawn.c), -l/-L and --dump-* (listing.c), and main.c,
 ## which runs the passes in order through each pass's entry header
 ## (parse/parse.h, sema/sema.h, codegen/codegen.h, build/*.h).  Entry
@@ -15,6 +16,8 @@
 translator_libtapc_a_SOURCES += \
 	translator/driver/compat.c \
 	translator/driver/compat.h \
+	translator/driver/deploy_module.c \
+	translator/driver/deploy_module.h \
 	translator/driver/host_caps.c \
 	translator/driver/host_caps.h \
 	translator/driver/kernel_facts.c \
@@ -28,5 +31,7 @@ translator_libtapc_a_SOURCES += \
 	translator/driver/preflight.c \
 	translator/driver/preflight.h \
 	translator/driver/session.h \
+	translator/driver/sign_key.c \
+	translator/driver/sign_key.h \
 	translator/driver/spawn.c \
 	translator/driver/spawn.h

@@ -5,6 +5,8 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "translator/build/build_user.h"
 #include "translator/codegen/codegen.h"
@@ -17,6 +19,7 @@
 #include "translator/driver/session.h"
 #include "translator/driver/kernel_facts.h"
 #include "translator/driver/preflight.h"
+#include "translator/driver/deploy_module.h"
 
 /* Passes 3-5 for --target=user: an executable built with cc. */
 static int
@@ -54,6 +57,34 @@ translate_to_text(struct session *s)
 	return copy;
 }
 
+/*
+ * The module pass 5 loads, and what a user takes elsewhere.  -p4 and -m
+ * leave NAME.ko in the current directory, as stap does, without debug
+ * sections (the cache keeps the full module); --sign-module signs that
+ * copy, or, for a pass-5 run without -m, a copy next to the cached one.
+ * Otherwise pass 5 loads the cached module itself.
+ */
+static const char *
+deployable_copy(struct session *s, const char *ko, const char *name)
+{
+	const char *dest;
+
+	if (s->opts.last_pass == 4 || s->opts.module_name) {
+		char cwd[4096];
+		if (!getcwd(cwd, sizeof(cwd))) {
+			diag_fatal_noloc(&s->diag, "cannot write %s.ko here: the current directory is gone", name);
+			return NULL;
+		}
+		dest = arena_printf(s->arena, "%s/%s.ko", cwd, name);
+	} else if (s->opts.sign_module) {
+		dest = arena_printf(s->arena, "%.*s.signed.ko",
+				    (int)(strlen(ko) - 3), ko);
+	} else {
+		return ko;
+	}
+	return deploy_module_write(s, ko, dest) ? dest : NULL;
+}
+
 /* Passes 3-5 for the kernel target. The cache key is known after pass 2,
  * so a cached module skips passes 3 and 4. */
 static int
@@ -75,11 +106,14 @@ run_kernel_target(struct session *s)
 		if (!ko)
 			return 1;
 	}
+	const char *run_ko = deployable_copy(s, ko, name);
+	if (!run_ko)
+		return 1;
 	if (s->opts.last_pass == 4) {
-		printf("%s\n", ko);
+		printf("%s\n", ko);	/* the cache's, as stap prints */
 		return 0;
 	}
-	return run_kernel_module(s, ko);
+	return run_kernel_module(s, run_ko);
 }
 
 static int

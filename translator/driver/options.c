@@ -120,6 +120,7 @@ enum {
 	OPT_DYNINST,
 	OPT_SKIP_BADVARS,
 	OPT_INFO,
+	OPT_SIGN_MODULE,
 };
 
 /* Leading '-': non-options come back in order as code 1, so the script file
@@ -145,6 +146,7 @@ static const struct option long_options[] = {
 	{ "dyninst", no_argument, NULL, OPT_DYNINST },
 	{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
 	{ "info", no_argument, NULL, OPT_INFO },
+	{ "sign-module", optional_argument, NULL, OPT_SIGN_MODULE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -449,6 +451,20 @@ opt_runtime(struct parse_state *ps, const char *arg)
 	return false;
 }
 
+/* --sign-module[=KEYDIR]: sign the module with the key pair in KEYDIR
+ * (sign_key.c), made there if missing. */
+static bool
+opt_sign_module(struct parse_state *ps, const char *arg)
+{
+	if (arg && !*arg) {
+		diag_fatal_noloc(&ps->s->diag, "--sign-module= needs a directory for the key pair, or no '='");
+		return false;
+	}
+	ps->s->opts.sign_module = true;
+	ps->s->opts.sign_key_dir = arg;
+	return true;
+}
+
 /* --compatible=VER: a SystemTap version such as 4.8 or 3.3.1. */
 static bool
 opt_compatible(struct parse_state *ps, const char *arg)
@@ -575,6 +591,7 @@ handle_option(struct parse_state *ps, int c, const char *arg)
 	case 'V': ps->want_version = true; return true;
 	case OPT_EXPLAIN: ps->explain_id = arg; return true;
 	case OPT_INFO: ps->want_info = true; return true;
+	case OPT_SIGN_MODULE: return opt_sign_module(ps, arg);
 	case OPT_VM: o->vm = true; return true;
 	case OPT_SKIP_BADVARS: o->skip_badvars = true; return true;
 	case OPT_TARGET: return opt_target(ps, arg);
@@ -784,7 +801,8 @@ static const char help_text[] =
 "                        may not use; -g needs stapdev\n"
 "\n"
 "Passes:\n"
-"  -p NUM                stop after pass NUM (1-5): parse elaborate C build run\n"
+"  -p NUM                stop after pass NUM (1-5): parse elaborate C build run;\n"
+"                        -p4 leaves NAME.ko (see -m) here\n"
 "  -v                    tell more about what each pass does; repeat for more\n"
 "  -k                    keep the build directory instead of removing it\n"
 "\n"
@@ -795,6 +813,10 @@ static const char help_text[] =
 "                        dyninst, and --bpf, --dyninst, are refused)\n"
 "  --vm                  run the module in a virtual machine booting the kernel\n"
 "  -m NAME               call the module NAME (C identifier, at most 55 chars)\n"
+"                        and leave NAME.ko, without debug sections, here\n"
+"  --sign-module[=DIR]   sign the module with tapc's key pair in DIR (default\n"
+"                        ~/.local/share/tapc; made if missing) for kernels\n"
+"                        that load only signed modules\n"
 "  -B OPT                give NAME or NAME=VALUE to the kernel's make\n"
 "\n"
 "Running:\n"
