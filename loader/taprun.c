@@ -3,6 +3,8 @@
  *
  *   taprun [-v] [-o FILE] [-b] [-s MB] [-c CMD | -x PID] [-T SECS]
  *          [-G VAR=VALUE]... MODULE.ko [VAR=VALUE]...
+ *   taprun MODULE.ko [OPTIONS] ...     (options after the module, as staprun)
+ *   taprun -h | --help | -V | --version
  *
  * Takes: the module and options above.  Produces: the script's output on
  * stdout (or -o/-b files), its errors and warnings on stderr, exit status 1
@@ -15,6 +17,9 @@
  * command ask the module to stop (a second signal stops waiting).
  * Must not: exit without removing the module, whatever the path.
  */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
@@ -110,7 +115,30 @@ taprun_now_ms(void)
 static void
 taprun_usage(FILE *f)
 {
-	fputs("usage: taprun [-v] [-o FILE] [-b] [-s MB] [-c CMD | -x PID] [-T SECS] [-G VAR=VALUE]... MODULE.ko [VAR=VALUE]...\n", f);
+	fputs("usage: taprun [OPTIONS] MODULE.ko [VAR=VALUE]... (options may also follow MODULE.ko)\n", f);
+}
+
+static void
+taprun_help(void)
+{
+	taprun_usage(stdout);
+	fputs("Load a probe module built by tapc, run the script, print what it prints,\n"
+	      "and remove the module when the script ends (or on Ctrl-C).\n"
+	      "\n"
+	      "  -c CMD         run CMD (with sh -c) once the probes are armed; stop when it\n"
+	      "                 exits; target() is its process id\n"
+	      "  -x PID         target() is PID\n"
+	      "  -o FILE        write the script's output to FILE\n"
+	      "  -b             bulk mode: one output file per CPU (FILE_cpuN with -o)\n"
+	      "  -s MB          MB megabytes of output buffer per CPU (1-4095)\n"
+	      "  -T SECS        stop the script after SECS seconds\n"
+	      "  -G VAR=VALUE   set global VAR of the script (also VAR=VALUE after MODULE)\n"
+	      "  -v             say what taprun does; repeat for more\n"
+	      "  -h, --help     print this help and exit\n"
+	      "  -V, --version  print taprun's version and exit\n"
+	      "\n"
+	      "Exit status: 0, or 1 when the script reported an error or the run failed,\n"
+	      "2 for a bad command line.  Must run as root.  See taprun(8).\n", stdout);
 }
 
 static int
@@ -193,7 +221,17 @@ taprun_parse_args(int argc, char **argv, struct taprun_opts *o)
 	int opt, i;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "+vo:bs:c:x:T:G:h")) != -1) {
+	static const struct option long_opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+
+	/* No '+': options may follow the module, as staprun's do
+	 * (taprun mod.ko -c CMD); everything after "--" is the module and
+	 * its assignments. */
+	while ((opt = getopt_long(argc, argv, "vo:bs:c:x:T:G:hV", long_opts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'v': taprun_verbosity++; break;
 		case 'o': o->outfile = optarg; break;
@@ -221,7 +259,11 @@ taprun_parse_args(int argc, char **argv, struct taprun_opts *o)
 			if (taprun_assign_add(o, optarg))
 				return -EINVAL;
 			break;
-		case 'h': taprun_usage(stdout); exit(0);
+		case 'h': taprun_help(); exit(0);
+		case 'V':
+			printf("taprun (tapc) %s, ctl protocol %u\n",
+			       PACKAGE_VERSION, (unsigned)TAP_PROTOCOL_VERSION);
+			exit(0);
 		default: taprun_usage(stderr); return -EINVAL;
 		}
 	}
