@@ -53,7 +53,8 @@ TAPC_HOST_ROOT=$tmp/disabled "$tapc" -e 'probe begin { exit() }' > "$tmp/out" 2>
 	fail "a run with modules_disabled=1 succeeded"
 expect_line "$tmp/out" 'kernel\.modules_disabled = 1' "modules_disabled refusal"
 
-# 3. signed modules only: loads (with a key it trusts), lockdown named
+# 3. signed modules only: loads (with a key it trusts), lockdown named;
+# a run without --sign-module is refused
 machine signed
 : > "$tmp/signed/proc/modules"
 echo 0 > "$tmp/signed/proc/sys/kernel/modules_disabled"
@@ -64,6 +65,10 @@ expect_line "$tmp/out" '^  modules +yes +yes, signed modules only' "signed-only 
 expect_line "$tmp/out" '^  modules\.unsigned +no +module\.sig_enforce is on' "sig_enforce"
 expect_line "$tmp/out" "^  modules\\.lockdown +no +lockdown is 'integrity'" "lockdown"
 expect_line "$tmp/out" '^Runs here: kernel modules' "runs here"
+
+TAPC_HOST_ROOT=$tmp/signed "$tapc" -e 'probe begin { exit() }' > "$tmp/out" 2>&1 &&
+	fail "an unsigned run on a signed-only machine succeeded"
+expect_line "$tmp/out" "^tapc: error: module\.sig_enforce is on: .*; build it with --sign-module" "signed-only refusal"
 
 # 4. this machine, as it is
 "$tapc" --info > "$tmp/out" 2>&1 || fail "--info failed here"

@@ -386,6 +386,16 @@ host_caps_modules_refusal(const struct host_caps *hc)
 					     : hc->cap[HOST_CAP_MODULES].detail;
 }
 
+const char *
+host_caps_signature_required(const struct host_caps *hc)
+{
+	if (!hc->cap[HOST_CAP_MODULE_SIGNING].yes)
+		return hc->cap[HOST_CAP_MODULE_SIGNING].detail;
+	if (!hc->cap[HOST_CAP_LOCKDOWN].yes)
+		return hc->cap[HOST_CAP_LOCKDOWN].detail;
+	return NULL;
+}
+
 bool
 host_caps_bpf_usable(const struct host_caps *hc)
 {

@@ -60,6 +60,10 @@ const char *host_cap_name(enum host_cap cap);
  * not ("this kernel has no module support (no /proc/modules)"). */
 const char *host_caps_modules_refusal(const struct host_caps *hc);
 
+/* NULL if this kernel loads unsigned modules, else why it does not
+ * (module.sig_enforce, lockdown). */
+const char *host_caps_signature_required(const struct host_caps *hc);
+
 /* Whether the BPF back end's needs are met: bpf() works and loads
  * tracepoint programs, and ring buffers exist. */
 bool host_caps_bpf_usable(const struct host_caps *hc);

@@ -2,7 +2,8 @@
 ## the session every pass shares (session.h), where tapc's files are
 ## (paths.c), what this machine offers (host_caps.c) and whether a run
 ## can load its module here (preflight.c), the stripped and signed copy
-## of a module that leaves the cache (deploy_module.c, sign_key.c), what --compatible changes (compat.c), the kernel facts
+## of a module that leaves the cache (deploy_module.c, sign_key.c), -v's
+## per-pass lines (pass_report.c), what --compatible changes (compat.c), the kernel facts
 ## %( %) conditions test (kernel_facts.c), child processes (spawn.c), -l/-L and --dump-* (listing.c), and main.c,
 ## which runs the passes in order through each pass's entry header
 ## (parse/parse.h, sema/sema.h, codegen/codegen.h, build/*.h).  Entry
@@ -28,6 +29,8 @@ translator_libtapc_a_SOURCES += \
 	translator/driver/options.h \
 	translator/driver/paths.c \
 	translator/driver/paths.h \
+	translator/driver/pass_report.c \
+	translator/driver/pass_report.h \
 	translator/driver/preflight.c \
 	translator/driver/preflight.h \
 	translator/driver/session.h \

@@ -20,20 +20,33 @@
 #include "translator/driver/kernel_facts.h"
 #include "translator/driver/preflight.h"
 #include "translator/driver/deploy_module.h"
+#include "translator/driver/pass_report.h"
 
 /* Passes 3-5 for --target=user: an executable built with cc. */
 static int
 run_user_target(struct session *s)
 {
-	if (s->opts.last_pass == 3)
-		return pass_translate(s, stdout) ? 0 : 1;
+	struct pass_clock clock;
+
+	pass_clock_start(&clock);
+	if (s->opts.last_pass == 3) {
+		bool ok = pass_translate(s, stdout);
+		if (ok)
+			pass_report(s, 3, &clock, true, "translated to C");
+		return ok ? 0 : 1;
+	}
 	if (!pass_build(s))
 		return 1;
+	pass_report(s, 4, &clock, false, "compiled C into \"%s\"",
+		    build_result(s));
 	if (s->opts.last_pass == 4) {
 		printf("%s\n", build_result(s));
 		return 0;
 	}
+	pass_say(s, 5, "starting run.");
+	pass_clock_start(&clock);
 	int rc = pass_run(s);
+	pass_report(s, 5, &clock, false, "run completed");
 	build_cleanup(s);
 	return rc;
 }
@@ -90,21 +103,35 @@ deployable_copy(struct session *s, const char *ko, const char *name)
 static int
 run_kernel_target(struct session *s)
 {
-	if (s->opts.last_pass == 3)
-		return pass_translate(s, stdout) ? 0 : 1;
+	struct pass_clock clock;
+
+	pass_clock_start(&clock);
+	if (s->opts.last_pass == 3) {
+		bool ok = pass_translate(s, stdout);
+		if (ok)
+			pass_report(s, 3, &clock, true, "translated to C");
+		return ok ? 0 : 1;
+	}
 	const char *key = kbuild_cache_key(s);
 	const char *name = kbuild_module_name(s, key);
 	const char *ko = kbuild_cached_module(s, key, name);
-	if (s->opts.verbose)
+	if (s->opts.verbose > 1)
 		fprintf(stderr, "tapc: module cache %s: %s\n",
 			ko ? "hit" : "miss", ko ? ko : key);
-	if (!ko) {
+	if (ko) {
+		pass_say(s, 3, "using cached %s", ko);
+		pass_say(s, 4, "using cached %s", ko);
+	} else {
 		char *text = translate_to_text(s);
 		if (!text)
 			return 1;
+		pass_report(s, 3, &clock, true, "translated to C");
+		pass_clock_start(&clock);
 		ko = kbuild_build_module(s, text, name, key);
 		if (!ko)
 			return 1;
+		pass_report(s, 4, &clock, false, "compiled C into \"%s.ko\"",
+			    name);
 	}
 	const char *run_ko = deployable_copy(s, ko, name);
 	if (!run_ko)
@@ -113,7 +140,11 @@ run_kernel_target(struct session *s)
 		printf("%s\n", ko);	/* the cache's, as stap prints */
 		return 0;
 	}
-	return run_kernel_module(s, run_ko);
+	pass_say(s, 5, "starting run.");
+	pass_clock_start(&clock);
+	int rc = run_kernel_module(s, run_ko);
+	pass_report(s, 5, &clock, false, "run completed");
+	return rc;
 }
 
 static int
@@ -125,14 +156,26 @@ run_passes(struct session *s)
 	if (s->opts.dump_functions || s->opts.dump_probe_types ||
 	    s->opts.dump_probe_aliases)
 		return pass_dump(s) ? 0 : 1;
+	struct pass_clock clock;
+	pass_clock_start(&clock);
 	if (!pass_parse(s))
 		return 1;
+	pass_report(s, 1, &clock, true,
+		    "parsed user script and %d library scripts", s->nlibrary);
 	if (s->opts.last_pass == 1) {
 		print_file(stdout, s->user_file);
 		return 0;
 	}
+	pass_clock_start(&clock);
 	if (!pass_elaborate(s))
 		return 1;
+	const struct program *p = s->program;
+	pass_report(s, 2, &clock, true,
+		    "analyzed script: %d probe%s, %d function%s, %d embed%s, %d global%s",
+		    p->nprobes, p->nprobes == 1 ? "" : "s",
+		    p->nfunctions, p->nfunctions == 1 ? "" : "s",
+		    p->nembeds, p->nembeds == 1 ? "" : "s",
+		    p->nglobals, p->nglobals == 1 ? "" : "s");
 	if (s->opts.last_pass == 2) {
 		sema_print_program(stdout, s);
 		return 0;
@@ -152,7 +195,9 @@ main(int argc, char **argv)
 	diag_init(&s.diag, stderr);
 	if (!options_parse(&s, argc, argv, &status))
 		goto out;
-	s.diag.library_warnings = s.opts.verbose > 0;
+	/* -v is for the pass lines, as in stap; the library's own warnings
+	 * are for those who look into it (-vv). */
+	s.diag.library_warnings = s.opts.verbose > 1;
 	if (!options_check_supported(&s)) {
 		status = 1;
 		goto out;

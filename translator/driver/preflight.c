@@ -2,6 +2,9 @@
  * preflight.c -- can a module this run builds be loaded here, and if not,
  * what works instead (preflight.h).
  *
+ * A kernel that loads only signed modules needs --sign-module (and tapc's
+ * key enrolled, which cannot be seen from here).
+ *
  * The ways that work are one table, ways[], each with the test of this
  * machine that says whether it applies: the one place to add a way (the
  * BPF back end, --runtime=bpf, once it exists: its test is
@@ -95,8 +98,13 @@ preflight_check(struct session *s)
 		return true;
 	host_caps_probe(&hc, getenv("TAPC_HOST_ROOT"));
 	why = host_caps_modules_refusal(&hc);
-	if (!why)
-		return true;
+	if (!why) {
+		why = host_caps_signature_required(&hc);
+		if (!why || s->opts.sign_module)
+			return true;
+		diag_fatal_noloc(&s->diag, "%s; build it with --sign-module, and enrol tapc's key on this machine once (tapc prints the mokutil step)", why);
+		return false;
+	}
 	diag_fatal_noloc(&s->diag, "this machine cannot load the module this run would build: %s", why);
 	if (s->diag.out) {
 		fputs("tapc: what works here instead:\n", s->diag.out);
