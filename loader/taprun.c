@@ -1,8 +1,8 @@
 /*
  * taprun.c -- load a tapc probe module, run the session, unload it.
  *
- *   taprun [-v] [-o FILE] [-b] [-s MB] [-c CMD | -x PID] [-T SECS]
- *          [-G VAR=VALUE]... MODULE.ko [VAR=VALUE]...
+ *   taprun [-v] [-o FILE [-S SIZE[,N]]] [-b] [-s MB] [-c CMD | -x PID]
+ *          [-T SECS] [-G VAR=VALUE]... MODULE.ko [VAR=VALUE]...
  *   taprun MODULE.ko [OPTIONS] ...     (options after the module, as staprun)
  *   taprun -h | --help | -V | --version
  *
@@ -20,6 +20,7 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
@@ -53,6 +54,8 @@ struct taprun_opts {
 	const char *cmd;
 	pid_t target;
 	double timeout;
+	unsigned long long file_limit;	/* -S SIZE, bytes */
+	unsigned int file_keep;		/* -S SIZE,N */
 };
 
 struct taprun_session {
@@ -131,6 +134,8 @@ taprun_help(void)
 	      "  -o FILE        write the script's output to FILE\n"
 	      "  -b             bulk mode: one output file per CPU (FILE_cpuN with -o)\n"
 	      "  -s MB          MB megabytes of output buffer per CPU (1-4095)\n"
+	      "  -S SIZE[,N]    with -o FILE: go on in FILE.1, FILE.2, ... when a file\n"
+	      "                 would pass SIZE megabytes; keep only the last N files\n"
 	      "  -T SECS        stop the script after SECS seconds\n"
 	      "  -G VAR=VALUE   set global VAR of the script (also VAR=VALUE after MODULE)\n"
 	      "  -v             say what taprun does; repeat for more\n"
@@ -215,6 +220,29 @@ taprun_bufsize_param(struct taprun_opts *o, const char *arg)
 	return taprun_params_add(&o->params, param);
 }
 
+/* -S SIZE[,N]: output files of at most SIZE megabytes, the last N kept. */
+static int
+taprun_file_limits(struct taprun_opts *o, const char *arg)
+{
+	char *end;
+	unsigned long mb = strtoul(arg, &end, 10), keep = 0;
+
+	if (end != arg && *end == ',') {
+		const char *n = end + 1;
+		keep = strtoul(n, &end, 10);
+		if (end == n || keep == 0)
+			end = (char *)"x";
+	}
+	if (*end || mb == 0 || mb > 1024 * 1024 || keep > 1000000 ||
+	    !isdigit((unsigned char)arg[0])) {
+		taprun_err("-S %s: expected SIZE[,N]: megabytes per output file and how many files to keep, both positive", arg);
+		return -EINVAL;
+	}
+	o->file_limit = (unsigned long long)mb << 20;
+	o->file_keep = (unsigned int)keep;
+	return 0;
+}
+
 static int
 taprun_parse_args(int argc, char **argv, struct taprun_opts *o)
 {
@@ -230,7 +258,7 @@ taprun_parse_args(int argc, char **argv, struct taprun_opts *o)
 	/* No '+': options may follow the module, as staprun's do
 	 * (taprun mod.ko -c CMD); everything after "--" is the module and
 	 * its assignments. */
-	while ((opt = getopt_long(argc, argv, "vo:bs:c:x:T:G:hV", long_opts,
+	while ((opt = getopt_long(argc, argv, "vo:bs:S:c:x:T:G:hV", long_opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'v': taprun_verbosity++; break;
@@ -238,6 +266,10 @@ taprun_parse_args(int argc, char **argv, struct taprun_opts *o)
 		case 'b': o->bulk = true; break;
 		case 's':
 			if (taprun_bufsize_param(o, optarg))
+				return -EINVAL;
+			break;
+		case 'S':
+			if (taprun_file_limits(o, optarg))
 				return -EINVAL;
 			break;
 		case 'c': o->cmd = optarg; break;
@@ -269,6 +301,10 @@ taprun_parse_args(int argc, char **argv, struct taprun_opts *o)
 	}
 	if (optind >= argc) {
 		taprun_usage(stderr);
+		return -EINVAL;
+	}
+	if (o->file_limit && (!o->outfile || o->bulk)) {
+		taprun_err("-S needs -o FILE (and no -b): it rotates that file");
 		return -EINVAL;
 	}
 	if (o->cmd && o->target) {
@@ -626,6 +662,7 @@ taprun_run(struct taprun_session *s)
 	ret = taprun_relay_open(&s->relay, s->name, s->o->outfile, s->o->bulk);
 	if (ret)
 		goto out_ctl;
+	taprun_relay_limit(&s->relay, s->o->file_limit, s->o->file_keep);
 	ret = taprun_start(s);
 	if (ret)
 		goto out_relay;

@@ -30,3 +30,7 @@ EXTRA_DIST += testsuite/unit/check-host-caps.sh
 # -p4's NAME.ko (stripped) and --sign-module (needs kernel headers).
 TESTS += testsuite/unit/check-deploy-module.sh
 EXTRA_DIST += testsuite/unit/check-deploy-module.sh
+
+# -v's "Pass N:" lines, as stap words them; library warnings only at -vv.
+TESTS += testsuite/unit/check-verbose-passes.sh
+EXTRA_DIST += testsuite/unit/check-verbose-passes.sh

@@ -42,6 +42,10 @@ taprun_options(struct session *s, const char **argv, int n, bool in_vm)
 	if (o->output_file && !in_vm) {
 		argv[n++] = "-o";
 		argv[n++] = o->output_file;
+		if (o->cpu_spec) {	/* -S SIZE[,N], checked by options.c */
+			argv[n++] = "-S";
+			argv[n++] = o->cpu_spec;
+		}
 	}
 	if (o->bulk_mode)
 		argv[n++] = "-b";

@@ -22,6 +22,16 @@
 #include "translator/driver/deploy_module.h"
 #include "translator/driver/pass_report.h"
 
+/* -p3: the C on stdout, for either target. */
+static int
+translate_to_stdout(struct session *s, const struct pass_clock *clock)
+{
+	if (!pass_translate(s, stdout))
+		return 1;
+	pass_report(s, 3, clock, true, "translated to C");
+	return 0;
+}
+
 /* Passes 3-5 for --target=user: an executable built with cc. */
 static int
 run_user_target(struct session *s)
@@ -29,12 +39,8 @@ run_user_target(struct session *s)
 	struct pass_clock clock;
 
 	pass_clock_start(&clock);
-	if (s->opts.last_pass == 3) {
-		bool ok = pass_translate(s, stdout);
-		if (ok)
-			pass_report(s, 3, &clock, true, "translated to C");
-		return ok ? 0 : 1;
-	}
+	if (s->opts.last_pass == 3)
+		return translate_to_stdout(s, &clock);
 	if (!pass_build(s))
 		return 1;
 	pass_report(s, 4, &clock, false, "compiled C into \"%s\"",
@@ -106,12 +112,8 @@ run_kernel_target(struct session *s)
 	struct pass_clock clock;
 
 	pass_clock_start(&clock);
-	if (s->opts.last_pass == 3) {
-		bool ok = pass_translate(s, stdout);
-		if (ok)
-			pass_report(s, 3, &clock, true, "translated to C");
-		return ok ? 0 : 1;
-	}
+	if (s->opts.last_pass == 3)
+		return translate_to_stdout(s, &clock);
 	const char *key = kbuild_cache_key(s);
 	const char *name = kbuild_module_name(s, key);
 	const char *ko = kbuild_cached_module(s, key, name);

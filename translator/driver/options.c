@@ -60,7 +60,7 @@ static const struct unsupported_option {
 		F_TARGET_USER,
 	} feature;
 } unsupported_options[] = {
-	{ "-S", F_FILE_LIMITS },
+	{ "-S with --vm, -b or --target=user", F_FILE_LIMITS },
 	{ "-t", F_TIMING },
 };
 
@@ -74,7 +74,11 @@ feature_given(const struct options *o, enum option_feature f)
 	case F_OUTPUT_FILE: return o->output_file != NULL;
 	case F_BULK: return o->bulk_mode;
 	case F_BUFFER_SIZE: return o->buffer_mb > 0;
-	case F_FILE_LIMITS: return o->cpu_spec != NULL;
+	/* taprun rotates the files; the VM's output and the user
+	 * target's do not go through it */
+	case F_FILE_LIMITS:
+		return o->cpu_spec && (o->vm || o->bulk_mode ||
+				       o->target == TARGET_USER);
 	case F_GLOBALS: return o->nglobals > 0;
 	case F_TIME_LIMIT: return o->time_limit > 0;
 	case F_VM: return o->vm;
@@ -620,6 +624,10 @@ check_combinations(struct parse_state *ps)
 		diag_fatal_noloc(d, "-c and -x cannot be used together: -c starts the target process, -x names one that runs already");
 		return false;
 	}
+	if (o->cpu_spec && !o->output_file) {
+		diag_fatal_noloc(d, "-S needs -o FILE: it makes FILE.1, FILE.2, ... of at most SIZE megabytes each");
+		return false;
+	}
 	if (o->guru && privilege_level(o->privilege) != PRIV_STAPDEV) {
 		diag_fatal_noloc(d, "-g (guru mode) needs --privilege=stapdev, not --privilege=%s", privilege_name(o->privilege));
 		return false;
@@ -827,6 +835,8 @@ static const char help_text[] =
 "  --ldd                 and in the shared libraries of probed programs\n"
 "  --all-modules         name addresses in every kernel module (always done)\n"
 "  -o FILE               write the script's output to FILE\n"
+"  -S SIZE[,N]           with -o FILE: go on in FILE.1, FILE.2, ... when a file\n"
+"                        would pass SIZE megabytes; keep only the last N\n"
 "  -b                    bulk mode: write one output file per CPU\n"
 "  -s NUM                use NUM megabytes of output buffer per CPU\n"
 "  -G VAR=VALUE          set global VAR to VALUE when the script starts\n"
