@@ -1,7 +1,10 @@
 /*
- * main.c -- tapc's driver: parse the options, then run the passes in
+ * main.c -- tapc's driver: parse the options, check that a run which
+ * would load its module here can (preflight.c), then run the passes in
  * order, stopping after the one -p names or at the first that fails.
- * Each pass is a function of the session; nothing else happens here.
+ * Each pass is a function of the session; what happens here besides is
+ * the order: -v's line after each pass (pass_report.c), and the module's
+ * deployable copy (deploy_module.c) between passes 4 and 5.
  */
 #include <stdio.h>
 #include <stdlib.h>
