@@ -530,7 +530,7 @@ END_TEST
 START_TEST(test_each_unsupported_option)
 {
 	static const char *const cases[][3] = {
-		{ "-t", NULL, "-t" },
+		{ "-t", NULL, "-t" }, { "--vm", "-b", "-b with --vm" },
 	};
 	char want[128];
 

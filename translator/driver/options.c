@@ -57,11 +57,13 @@ static const struct unsupported_option {
 		F_BUFFER_SIZE, F_FILE_LIMITS, F_GLOBALS, F_TIME_LIMIT, F_VM,
 		F_MAKE_OPTIONS, F_KEEP_BUILD, F_TIMING, F_LIST, F_LIST_VARS,
 		F_DUMP_FUNCTIONS, F_DUMP_PROBE_TYPES, F_DUMP_PROBE_ALIASES,
-		F_TARGET_USER,
+		F_TARGET_USER, F_BULK_IN_VM,
 	} feature;
 } unsupported_options[] = {
 	{ "-S with --vm, -b or --target=user", F_FILE_LIMITS },
 	{ "-t", F_TIMING },
+	/* the per-CPU files would stay in the guest */
+	{ "-b with --vm", F_BULK_IN_VM },
 };
 
 /* Whether the command line in `o` asked for feature `f`. */
@@ -91,6 +93,7 @@ feature_given(const struct options *o, enum option_feature f)
 	case F_DUMP_PROBE_TYPES: return o->dump_probe_types;
 	case F_DUMP_PROBE_ALIASES: return o->dump_probe_aliases;
 	case F_TARGET_USER: return o->target == TARGET_USER;
+	case F_BULK_IN_VM: return o->bulk_mode && o->vm;
 	}
 	return false;
 }
