@@ -2,7 +2,7 @@
 # check-deploy-module.sh -- what `tapc -p4` leaves for another machine
 # (translator/driver/deploy_module.c, sign_key.c): NAME.ko in the current
 # directory, without debug sections and smaller than the cache's full
-# copy, which stays; tap_HASH.ko without -m; --sign-module=DIR makes a key
+# copy, which stays; without -m nothing here, as stap; --sign-module=DIR makes a key
 # pair once (private key 0600), signs with it (modinfo's signer), prints
 # the mokutil step, and signs again with the same key.
 #
@@ -44,10 +44,11 @@ full=$(wc -c < "$cached") small=$(wc -c < tdeploy.ko)
 [ "$(modinfo -F name tdeploy.ko)" = tdeploy ] || fail "modinfo name of tdeploy.ko is not tdeploy"
 [ -z "$(modinfo -F signer tdeploy.ko)" ] || fail "tdeploy.ko is signed without --sign-module"
 
-# 2. -p4 without -m: the module under its hash name
-"$tapc" -p4 -r "$krel" -e "$script" > /dev/null 2> "$tmp/err" || fail "tapc -p4 failed"
+# 2. -p4 without -m: only the cache's path, as stap; nothing here
+"$tapc" -p4 -r "$krel" -e "$script" > "$tmp/path" 2> "$tmp/err" || fail "tapc -p4 failed"
+[ -f "$(cat "$tmp/path")" ] || fail "-p4 without -m printed no module path"
 set -- tap_*.ko
-[ -f "$1" ] || fail "-p4 without -m left no tap_*.ko here"
+[ -f "$1" ] && fail "-p4 without -m left $1 here"
 
 # 3. --sign-module=DIR: a key pair made once, the module signed with it
 keys=$tmp/keys

@@ -11,7 +11,6 @@
 set -u
 
 tapc=${TAPC:-./tapc}
-case $tapc in /*) ;; *) tapc=$(pwd)/$tapc ;; esac
 top=${srcdir:-.}
 [ -x "$tapc" ] || { echo "check-runtime-cache: $tapc is not built; skipped" >&2; exit 77; }
 "$top/testsuite/skip-or-fail" "runtime cache check" kernel || exit
@@ -27,9 +26,8 @@ fail() { echo "FAIL: $*" >&2; failed=1; }
 build() {
 	name=$1 script=$2
 	shift 2
-	# from $tmp: -p4 leaves the module's stripped copy in the cwd
-	if ! (cd "$tmp" && XDG_CACHE_HOME=$tmp/cache "$tapc" -v -p4 -r "$krel" "$@" \
-		-e "$script") >"$tmp/$name.ko" 2>"$tmp/$name.err"; then
+	if ! XDG_CACHE_HOME=$tmp/cache "$tapc" -v -p4 -r "$krel" "$@" \
+		-e "$script" >"$tmp/$name.ko" 2>"$tmp/$name.err"; then
 		fail "$name: tapc -p4 failed:"
 		tail -5 "$tmp/$name.err" >&2
 		return

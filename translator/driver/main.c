@@ -80,10 +80,11 @@ translate_to_text(struct session *s)
 }
 
 /*
- * The module pass 5 loads, and what a user takes elsewhere.  -p4 and -m
- * leave NAME.ko in the current directory, as stap does, without debug
- * sections (the cache keeps the full module); --sign-module signs that
- * copy, or, for a pass-5 run without -m, a copy next to the cached one.
+ * The module pass 5 loads, and what a user takes elsewhere.  -m leaves
+ * NAME.ko in the current directory, as stap's -m does (at -p4 and -p5;
+ * without -m, -p4 only prints the cache's path, as stap does), without
+ * debug sections (the cache keeps the full module); --sign-module signs
+ * that copy, or, for a run without -m, a copy next to the cached one.
  * Otherwise pass 5 loads the cached module itself.
  */
 static const char *
@@ -91,7 +92,7 @@ deployable_copy(struct session *s, const char *ko, const char *name)
 {
 	const char *dest;
 
-	if (s->opts.last_pass == 4 || s->opts.module_name) {
+	if (s->opts.module_name) {
 		char cwd[4096];
 		if (!getcwd(cwd, sizeof(cwd))) {
 			diag_fatal_noloc(&s->diag, "cannot write %s.ko here: the current directory is gone", name);
