@@ -4,11 +4,13 @@
  * Takes: the .ko path and the module parameters (-G var=value).  Produces:
  * the loaded module (finit_module) or a message that says why not, in the
  * terms a user can act on: not root, a kernel that cannot load modules, a
- * module of that name already loaded, a module built for another kernel.
+ * module of that name already loaded, a module built for another kernel,
+ * a kernel that wants a signature the module lacks or a key it trusts.
  * Must not: leave the module loaded on a path that reports failure.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +91,52 @@ taprun_explain_vermagic(const char *path, int err)
 	taprun_err("%s: the kernel rejected the module (see dmesg): %s", path, strerror(err));
 }
 
+/* Whether `path` ends in the marker sign-file appends after the
+ * signature: the kernel's own test for "a signed module". */
+static bool
+taprun_module_signed(const char *path)
+{
+	static const char marker[] = "~Module signature appended~\n";
+	char tail[sizeof(marker) - 1];
+	FILE *f = fopen(path, "rb");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fseek(f, -(long)sizeof(tail), SEEK_END) == 0 &&
+	     fread(tail, 1, sizeof(tail), f) == sizeof(tail) &&
+	     memcmp(tail, marker, sizeof(tail)) == 0;
+	fclose(f);
+	return ok;
+}
+
+/* A refused signature (EKEYREJECTED, ENOKEY; EPERM under lockdown):
+ * unsigned, or signed by a key this kernel does not trust.  Both need
+ * the user to act differently, so the message tells which. */
+static void
+taprun_explain_signature(const char *path, int err)
+{
+	if (!taprun_module_signed(path)) {
+		taprun_err("%s: this kernel requires signed modules (module.sig_enforce, Secure Boot or lockdown) and the module is not signed: build it with `tapc --sign-module` and enrol tapc's key on this machine (`mokutil --import ~/.local/share/tapc/signing_key.x509`, reboot, confirm in the MOK manager)", path);
+		return;
+	}
+	taprun_err("%s: this kernel requires signed modules and does not trust the key that signed this one (%s): enrol that key on this machine with `mokutil --import signing_key.x509` (the certificate beside the key tapc signed with, default ~/.local/share/tapc), reboot and confirm in the MOK manager", path, strerror(err));
+}
+
+static bool
+taprun_lockdown_active(void)
+{
+	char line[256];
+	FILE *f = fopen("/sys/kernel/security/lockdown", "r");
+	bool active = false;
+
+	if (f) {
+		active = fgets(line, sizeof(line), f) && !strstr(line, "[none]");
+		fclose(f);
+	}
+	return active;
+}
+
 static void
 taprun_insert_explain(const char *path, const char *name, int err)
 {
@@ -100,6 +148,10 @@ taprun_insert_explain(const char *path, const char *name, int err)
 		taprun_err("module %s is already loaded (another taprun running? remove it with `rmmod %s`)", name, name);
 		break;
 	case EPERM:
+		if (taprun_lockdown_active() && !taprun_module_signed(path)) {
+			taprun_explain_signature(path, err);
+			break;
+		}
 		taprun_err("%s: not permitted to load modules (need root and CAP_SYS_MODULE; lockdown or modules_disabled may forbid it)", path);
 		break;
 	case ENOEXEC:
@@ -108,7 +160,7 @@ taprun_insert_explain(const char *path, const char *name, int err)
 		break;
 	case ENOKEY:
 	case EKEYREJECTED:
-		taprun_err("%s: the kernel requires signed modules: %s", path, strerror(err));
+		taprun_explain_signature(path, err);
 		break;
 	default:
 		taprun_err("%s: cannot load module: %s", path, strerror(err));

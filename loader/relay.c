@@ -1,7 +1,9 @@
 /*
  * relay.c -- reading the module's per-CPU relay files (debugfs
  * tap_<module>/trace<cpu>) and writing their bytes to the script's output:
- * stdout, -o FILE, or with -b one file per CPU (FILE_<cpu>).
+ * stdout, -o FILE, or with -b one file per CPU (FILE_<cpu>); -o FILE
+ * moves on to FILE.1, FILE.2, ... at switch_file() and, with -S SIZE[,N],
+ * whenever the file would pass SIZE megabytes (keeping the last N).
  *
  * Takes: the module name and output options.  Produces: every byte the
  * module's handlers committed, in per-CPU order, from every CPU there is
@@ -245,6 +247,24 @@ taprun_relay_read_dry(struct taprun_relay *r)
 	return n < 0 ? n : total;
 }
 
+static int taprun_relay_next_file(struct taprun_relay *r);
+
+/*
+ * -S: before `n` more bytes go to the -o file, move on to the next file
+ * if they would take it past the limit.  A file that already has bytes
+ * is never left empty-handed, so a single read larger than the limit
+ * still lands whole (reads hold whole records, which are never split).
+ */
+static void
+taprun_relay_rotate(struct taprun_relay *r, size_t n)
+{
+	if (!r->limit || r->bulk || !r->outfile || r->broken)
+		return;
+	if (r->file_bytes && r->file_bytes + n > r->limit)
+		taprun_relay_next_file(r);
+	r->file_bytes += n;
+}
+
 /*
  * Read every trace file, a bounded amount each; bytes moved, or a
  * negative errno the first time the output fails.  After that the data is read and dropped, so the
@@ -270,6 +290,7 @@ taprun_relay_read_all(struct taprun_relay *r)
 				continue;
 			if (n <= 0)
 				break;
+			taprun_relay_rotate(r, n);
 			ret = r->broken ? 0 : taprun_write_all(r->out[i], buf, n);
 			if (ret) {
 				if (ret != -EPIPE)
@@ -297,15 +318,43 @@ taprun_relay_read_all(struct taprun_relay *r)
 int
 taprun_relay_switch(struct taprun_relay *r)
 {
-	char path[4096];
-	int i, fd;
-
 	if (!r->outfile) {
 		taprun_verbose("output: switch_file() without -o: stdout stays");
 		return 0;
 	}
 	taprun_relay_read_all(r);
+	return taprun_relay_next_file(r);
+}
+
+/* The name of output file number `n` (0: FILE itself). */
+static void
+taprun_relay_file_name(const struct taprun_relay *r, unsigned int n,
+		       char *path, size_t size)
+{
+	if (n == 0)
+		snprintf(path, size, "%s", r->outfile);
+	else
+		snprintf(path, size, "%s.%u", r->outfile, n);
+}
+
+void
+taprun_relay_limit(struct taprun_relay *r, unsigned long long bytes,
+		   unsigned int keep)
+{
+	r->limit = bytes;
+	r->keep = keep;
+}
+
+/* The move to the next file itself, for switch_file() and -S; with -S's
+ * N, the file that falls out of the last N is removed. */
+static int
+taprun_relay_next_file(struct taprun_relay *r)
+{
+	char path[4096];
+	int i, fd;
+
 	r->switches++;
+	r->file_bytes = 0;
 	for (i = r->bulk ? 0 : -1; i < (r->bulk ? r->nfiles : 0); i++) {
 		if (i >= 0 && r->out[i] < 0)
 			continue;
@@ -333,5 +382,13 @@ taprun_relay_switch(struct taprun_relay *r)
 		}
 	}
 	taprun_verbose("output: switched to file %u", r->switches);
+	if (r->keep && !r->bulk && r->switches >= r->keep) {
+		taprun_relay_file_name(r, r->switches - r->keep, path,
+				       sizeof(path));
+		if (unlink(path) != 0 && errno != ENOENT)
+			taprun_err("output: -S: cannot remove %s: %s", path, strerror(errno));
+		else
+			taprun_verbose("output: removed %s (-S keeps %u files)", path, r->keep);
+	}
 	return 0;
 }

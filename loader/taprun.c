@@ -1,8 +1,10 @@
 /*
  * taprun.c -- load a tapc probe module, run the session, unload it.
  *
- *   taprun [-v] [-o FILE] [-b] [-s MB] [-c CMD | -x PID] [-T SECS]
- *          [-G VAR=VALUE]... MODULE.ko [VAR=VALUE]...
+ *   taprun [-v] [-o FILE [-S SIZE[,N]]] [-b] [-s MB] [-c CMD | -x PID]
+ *          [-T SECS] [-G VAR=VALUE]... MODULE.ko [VAR=VALUE]...
+ *   taprun MODULE.ko [OPTIONS] ...     (options after the module, as staprun)
+ *   taprun -h | --help | -V | --version
  *
  * Takes: the module and options above.  Produces: the script's output on
  * stdout (or -o/-b files), its errors and warnings on stderr, exit status 1
@@ -15,6 +17,10 @@
  * command ask the module to stop (a second signal stops waiting).
  * Must not: exit without removing the module, whatever the path.
  */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
@@ -48,6 +54,8 @@ struct taprun_opts {
 	const char *cmd;
 	pid_t target;
 	double timeout;
+	unsigned long long file_limit;	/* -S SIZE, bytes */
+	unsigned int file_keep;		/* -S SIZE,N */
 };
 
 struct taprun_session {
@@ -111,7 +119,32 @@ taprun_now_ms(void)
 static void
 taprun_usage(FILE *f)
 {
-	fputs("usage: taprun [-v] [-o FILE] [-b] [-s MB] [-c CMD | -x PID] [-T SECS] [-G VAR=VALUE]... MODULE.ko [VAR=VALUE]...\n", f);
+	fputs("usage: taprun [OPTIONS] MODULE.ko [VAR=VALUE]... (options may also follow MODULE.ko)\n", f);
+}
+
+static void
+taprun_help(void)
+{
+	taprun_usage(stdout);
+	fputs("Load a probe module built by tapc, run the script, print what it prints,\n"
+	      "and remove the module when the script ends (or on Ctrl-C).\n"
+	      "\n"
+	      "  -c CMD         run CMD (with sh -c) once the probes are armed; stop when it\n"
+	      "                 exits; target() is its process id\n"
+	      "  -x PID         target() is PID\n"
+	      "  -o FILE        write the script's output to FILE\n"
+	      "  -b             bulk mode: one output file per CPU (FILE_cpuN with -o)\n"
+	      "  -s MB          MB megabytes of output buffer per CPU (1-4095)\n"
+	      "  -S SIZE[,N]    with -o FILE: go on in FILE.1, FILE.2, ... when a file\n"
+	      "                 would pass SIZE megabytes; keep only the last N files\n"
+	      "  -T SECS        stop the script after SECS seconds\n"
+	      "  -G VAR=VALUE   set global VAR of the script (also VAR=VALUE after MODULE)\n"
+	      "  -v             say what taprun does; repeat for more\n"
+	      "  -h, --help     print this help and exit\n"
+	      "  -V, --version  print taprun's version and exit\n"
+	      "\n"
+	      "Exit status: 0, or 1 when the script reported an error or the run failed,\n"
+	      "2 for a bad command line.  Must run as root.  See taprun(8).\n", stdout);
 }
 
 static int
@@ -188,19 +221,56 @@ taprun_bufsize_param(struct taprun_opts *o, const char *arg)
 	return taprun_params_add(&o->params, param);
 }
 
+/* -S SIZE[,N]: output files of at most SIZE megabytes, the last N kept. */
+static int
+taprun_file_limits(struct taprun_opts *o, const char *arg)
+{
+	char *end;
+	unsigned long mb = strtoul(arg, &end, 10), keep = 0;
+
+	if (end != arg && *end == ',') {
+		const char *n = end + 1;
+		keep = strtoul(n, &end, 10);
+		if (end == n || keep == 0)
+			end = (char *)"x";
+	}
+	if (*end || mb == 0 || mb > 1024 * 1024 || keep > 1000000 ||
+	    !isdigit((unsigned char)arg[0])) {
+		taprun_err("-S %s: expected SIZE[,N]: megabytes per output file and how many files to keep, both positive", arg);
+		return -EINVAL;
+	}
+	o->file_limit = (unsigned long long)mb << 20;
+	o->file_keep = (unsigned int)keep;
+	return 0;
+}
+
 static int
 taprun_parse_args(int argc, char **argv, struct taprun_opts *o)
 {
 	int opt, i;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "+vo:bs:c:x:T:G:h")) != -1) {
+	static const struct option long_opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+
+	/* No '+': options may follow the module, as staprun's do
+	 * (taprun mod.ko -c CMD); everything after "--" is the module and
+	 * its assignments. */
+	while ((opt = getopt_long(argc, argv, "vo:bs:S:c:x:T:G:hV", long_opts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'v': taprun_verbosity++; break;
 		case 'o': o->outfile = optarg; break;
 		case 'b': o->bulk = true; break;
 		case 's':
 			if (taprun_bufsize_param(o, optarg))
+				return -EINVAL;
+			break;
+		case 'S':
+			if (taprun_file_limits(o, optarg))
 				return -EINVAL;
 			break;
 		case 'c': o->cmd = optarg; break;
@@ -222,12 +292,20 @@ taprun_parse_args(int argc, char **argv, struct taprun_opts *o)
 			if (taprun_assign_add(o, optarg))
 				return -EINVAL;
 			break;
-		case 'h': taprun_usage(stdout); exit(0);
+		case 'h': taprun_help(); exit(0);
+		case 'V':
+			printf("taprun (tapc) %s, ctl protocol %u\n",
+			       PACKAGE_VERSION, (unsigned)TAP_PROTOCOL_VERSION);
+			exit(0);
 		default: taprun_usage(stderr); return -EINVAL;
 		}
 	}
 	if (optind >= argc) {
 		taprun_usage(stderr);
+		return -EINVAL;
+	}
+	if (o->file_limit && (!o->outfile || o->bulk)) {
+		taprun_err("-S needs -o FILE (and no -b): it rotates that file");
 		return -EINVAL;
 	}
 	if (o->cmd && o->target) {
@@ -593,6 +671,7 @@ taprun_run(struct taprun_session *s)
 	ret = taprun_relay_open(&s->relay, s->name, s->o->outfile, s->o->bulk);
 	if (ret)
 		goto out_ctl;
+	taprun_relay_limit(&s->relay, s->o->file_limit, s->o->file_keep);
 	ret = taprun_start(s);
 	if (ret)
 		goto out_relay;

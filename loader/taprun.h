@@ -101,6 +101,9 @@ struct taprun_relay {
 	bool own_out;			/* out[]/main_out are files we opened */
 	bool broken;			/* output failed: read and discard */
 	unsigned int switches;		/* switch_file() calls: FILE.<n> */
+	unsigned long long limit;	/* -S SIZE in bytes; 0: no limit */
+	unsigned int keep;		/* -S SIZE,N: files kept; 0: all */
+	unsigned long long file_bytes;	/* in the current -o file */
 	unsigned int generation;	/* bumped when a file is opened */
 	unsigned long long bytes;
 	char dir[256];			/* debugfs tap_<module> */
@@ -112,6 +115,9 @@ void taprun_relay_close(struct taprun_relay *r);
 int taprun_relay_read_all(struct taprun_relay *r);
 int taprun_relay_read_dry(struct taprun_relay *r);
 int taprun_relay_switch(struct taprun_relay *r);
+/* -S SIZE[,N]: rotate -o FILE at SIZE megabytes, keep the last N. */
+void taprun_relay_limit(struct taprun_relay *r, unsigned long long bytes,
+			unsigned int keep);
 
 /* target.c */
 /* A uid or gid from sudo's environment (NAME); false if absent or

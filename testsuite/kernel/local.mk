@@ -1,6 +1,8 @@
 ## testsuite/kernel/local.mk -- the kernel tier (testsuite/kernel/run):
 ## the tapsets and examples built as modules and run in ONE VM boot, plus
-## a short second boot with 288 possible CPUs (manycpus.vmtest).
+## a short second boot with 288 possible CPUs (manycpus.vmtest), and a
+## third with module.sig_enforce=1 (sigenforce.vmtest: taprun's messages
+## for an unsigned module and one signed by a key the kernel lacks).
 ## `make check-kernel` runs it alone; `make check` runs it as
 ## testsuite/kernel/kernel.test, skipped (77) without qemu or kernel
 ## headers.  About 190 s of boot for 80 tests plus the module builds
@@ -11,6 +13,9 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/check \
 	testsuite/kernel/kernel.vmtest \
 	testsuite/kernel/manycpus.vmtest \
+	testsuite/kernel/sigenforce.vmtest \
+	testsuite/kernel/tests/sigcheck.stp \
+	testsuite/kernel/tests/rotate.stp \
 	testsuite/kernel/kworkload.c \
 	testsuite/kernel/procfs-work.sh \
 	testsuite/kernel/cpuonline-work.sh \

@@ -21,12 +21,12 @@ if [ ! -r "$man" ]; then
 fi
 
 # Options are the dash-words in the first column of the option lines (two
-# spaces, then a dash), with any "=VALUE" cut off.
+# spaces, then a dash), with any "=VALUE" or "[=VALUE]" cut off.
 options=$("$tapc" --help | awk '
 	/^  -/ {
 		n = split(substr($0, 1, 24), w, /[ ,]+/)
 		for (i = 1; i <= n; i++)
-			if (w[i] ~ /^-/) { sub(/=.*/, "", w[i]); print w[i] }
+			if (w[i] ~ /^-/) { sub(/[[=].*/, "", w[i]); print w[i] }
 	}' | sort -u)
 
 if [ -z "$options" ]; then

@@ -4,3 +4,7 @@
 
 TESTS += testsuite/unit/check-taprun-privilege.sh
 EXTRA_DIST += testsuite/unit/check-taprun-privilege.sh
+
+# taprun's command line: --help, -V, options after the module, -S.
+TESTS += testsuite/unit/check-taprun-cli.sh
+EXTRA_DIST += testsuite/unit/check-taprun-cli.sh

@@ -11,6 +11,8 @@ TESTS += testsuite/unit/test_options
 testsuite_unit_test_options_SOURCES = testsuite/unit/test_options.c \
 	translator/driver/options.c translator/common/arena.c translator/common/diag.c \
 	translator/common/diag_registry.c \
+	translator/driver/preflight.c translator/driver/host_caps.c \
+	translator/driver/preflight.h translator/driver/host_caps.h \
 	translator/driver/options.h translator/driver/session.h translator/common/arena.h \
 	translator/common/diag.h translator/common/diag_registry.h \
 	translator/common/diag_ids.def
@@ -20,3 +22,15 @@ endif
 
 TESTS += testsuite/unit/check-options-doc.sh
 EXTRA_DIST += testsuite/unit/check-options-doc.sh
+
+# tapc --info and the refusal of a run whose module cannot load here.
+TESTS += testsuite/unit/check-host-caps.sh
+EXTRA_DIST += testsuite/unit/check-host-caps.sh
+
+# -p4's NAME.ko (stripped) and --sign-module (needs kernel headers).
+TESTS += testsuite/unit/check-deploy-module.sh
+EXTRA_DIST += testsuite/unit/check-deploy-module.sh
+
+# -v's "Pass N:" lines, as stap words them; library warnings only at -vv.
+TESTS += testsuite/unit/check-verbose-passes.sh
+EXTRA_DIST += testsuite/unit/check-verbose-passes.sh

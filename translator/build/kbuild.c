@@ -100,6 +100,10 @@ kbuild_cache_key(struct session *s)
 	hash_file(&h, "/proc/self/exe");
 	hash_bytes(&h, text, len);
 	free(text);
+	/* the script's name as given: error messages in the module say
+	 * FILE:LINE:COL with it, so the same program run from another
+	 * path (or directory) is another module */
+	hash_str(&h, s->opts.script_file ? s->opts.script_file : "<input>");
 	for (int i = 0; i < s->opts.ndefines; i++) {
 		hash_str(&h, s->opts.defines[i].name);
 		hash_str(&h, s->opts.defines[i].value);

@@ -1,12 +1,13 @@
 /*
  * run_kernel.c -- pass 5 for the kernel target.
  *
- * On this machine: exec taprun with the run options (-o -b -c -x -T -G -s
- * -v), wait, and give its exit status. With --vm: write a one-test batch
+ * On this machine: exec taprun with the run options (-o -S -b -c -x -T -G
+ * -s -v), wait, and give its exit status. With --vm: write a one-test batch
  * for the VM tools (testsuite/vm, installed under libexec/vm): the module,
  * and a taprun command line that runs in the guest (so -c runs there too);
  * boot the target kernel (-r, default the newest installed with headers)
- * in QEMU, then print what the script printed and say if the kernel log
+ * in QEMU, then print what the script printed (to -o FILE, if given,
+ * on this machine) and say if the kernel log
  * shows a problem (a BUG, Oops, WARNING, stall...: run-batch's pattern,
  * over the script's klog and what the kernel said after it).  The guest
  * is busybox, its /tmp on a scratch disk (write_spec): the -c
@@ -42,6 +43,10 @@ taprun_options(struct session *s, const char **argv, int n, bool in_vm)
 	if (o->output_file && !in_vm) {
 		argv[n++] = "-o";
 		argv[n++] = o->output_file;
+		if (o->cpu_spec) {	/* -S SIZE[,N], checked by options.c */
+			argv[n++] = "-S";
+			argv[n++] = o->cpu_spec;
+		}
 	}
 	if (o->bulk_mode)
 		argv[n++] = "-b";
@@ -273,7 +278,25 @@ run_in_vm(struct session *s, const char *ko)
 	spawn_wait((char *const *)argv, log);
 	const char *out = arena_printf(s->arena, "%s/script", results);
 	const char *rc_path = arena_printf(s->arena, "%s/rc", out);
-	print_file(arena_printf(s->arena, "%s/stdout", out), stdout);
+	/* -o FILE: taprun in the guest wrote to its stdout (write_spec
+	 * leaves -o out), which is the script's output: it goes to FILE
+	 * here, where the user asked for it. */
+	if (s->opts.output_file) {
+		FILE *f = fopen(s->opts.output_file, "w");
+		if (!f) {
+			diag_fatal_noloc(&s->diag, "cannot write %s: %s",
+					 s->opts.output_file, strerror(errno));
+			return 1;
+		}
+		print_file(arena_printf(s->arena, "%s/stdout", out), f);
+		if (fclose(f) != 0) {
+			diag_fatal_noloc(&s->diag, "cannot write %s: %s",
+					 s->opts.output_file, strerror(errno));
+			return 1;
+		}
+	} else {
+		print_file(arena_printf(s->arena, "%s/stdout", out), stdout);
+	}
 	fflush(stdout);
 	print_file(arena_printf(s->arena, "%s/stderr", out), stderr);
 	if (access(rc_path, R_OK) != 0) {

@@ -19,6 +19,7 @@
 
 #include "translator/driver/options.h"
 #include "translator/common/diag_registry.h"
+#include "translator/driver/preflight.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -56,11 +57,13 @@ static const struct unsupported_option {
 		F_BUFFER_SIZE, F_FILE_LIMITS, F_GLOBALS, F_TIME_LIMIT, F_VM,
 		F_MAKE_OPTIONS, F_KEEP_BUILD, F_TIMING, F_LIST, F_LIST_VARS,
 		F_DUMP_FUNCTIONS, F_DUMP_PROBE_TYPES, F_DUMP_PROBE_ALIASES,
-		F_TARGET_USER,
+		F_TARGET_USER, F_BULK_IN_VM,
 	} feature;
 } unsupported_options[] = {
-	{ "-S", F_FILE_LIMITS },
+	{ "-S with --vm, -b or --target=user", F_FILE_LIMITS },
 	{ "-t", F_TIMING },
+	/* the per-CPU files would stay in the guest */
+	{ "-b with --vm", F_BULK_IN_VM },
 };
 
 /* Whether the command line in `o` asked for feature `f`. */
@@ -73,7 +76,11 @@ feature_given(const struct options *o, enum option_feature f)
 	case F_OUTPUT_FILE: return o->output_file != NULL;
 	case F_BULK: return o->bulk_mode;
 	case F_BUFFER_SIZE: return o->buffer_mb > 0;
-	case F_FILE_LIMITS: return o->cpu_spec != NULL;
+	/* taprun rotates the files; the VM's output and the user
+	 * target's do not go through it */
+	case F_FILE_LIMITS:
+		return o->cpu_spec && (o->vm || o->bulk_mode ||
+				       o->target == TARGET_USER);
 	case F_GLOBALS: return o->nglobals > 0;
 	case F_TIME_LIMIT: return o->time_limit > 0;
 	case F_VM: return o->vm;
@@ -86,6 +93,7 @@ feature_given(const struct options *o, enum option_feature f)
 	case F_DUMP_PROBE_TYPES: return o->dump_probe_types;
 	case F_DUMP_PROBE_ALIASES: return o->dump_probe_aliases;
 	case F_TARGET_USER: return o->target == TARGET_USER;
+	case F_BULK_IN_VM: return o->bulk_mode && o->vm;
 	}
 	return false;
 }
@@ -119,6 +127,8 @@ enum {
 	OPT_DYNINST,
 	OPT_SKIP_BADVARS,
 	OPT_JSON,
+	OPT_INFO,
+	OPT_SIGN_MODULE,
 };
 
 /* Leading '-': non-options come back in order as code 1, so the script file
@@ -144,6 +154,8 @@ static const struct option long_options[] = {
 	{ "dyninst", no_argument, NULL, OPT_DYNINST },
 	{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "info", no_argument, NULL, OPT_INFO },
+	{ "sign-module", optional_argument, NULL, OPT_SIGN_MODULE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -153,7 +165,7 @@ struct parse_state {
 	struct session *s;
 	int args_cap, include_cap, define_cap, global_cap, sym_file_cap;
 	int script_sources;	/* -e, -l, -L seen: at most one allowed */
-	bool want_help, want_version;
+	bool want_help, want_version, want_info;
 	const char *explain_id;	/* --explain ID */
 };
 
@@ -450,6 +462,20 @@ opt_runtime(struct parse_state *ps, const char *arg)
 	return false;
 }
 
+/* --sign-module[=KEYDIR]: sign the module with the key pair in KEYDIR
+ * (sign_key.c), made there if missing. */
+static bool
+opt_sign_module(struct parse_state *ps, const char *arg)
+{
+	if (arg && !*arg) {
+		diag_fatal_noloc(&ps->s->diag, "--sign-module= needs a directory for the key pair, or no '='");
+		return false;
+	}
+	ps->s->opts.sign_module = true;
+	ps->s->opts.sign_key_dir = arg;
+	return true;
+}
+
 /* --compatible=VER: a SystemTap version such as 4.8 or 3.3.1. */
 static bool
 opt_compatible(struct parse_state *ps, const char *arg)
@@ -575,6 +601,8 @@ handle_option(struct parse_state *ps, int c, const char *arg)
 	case 'h': ps->want_help = true; return true;
 	case 'V': ps->want_version = true; return true;
 	case OPT_EXPLAIN: ps->explain_id = arg; return true;
+	case OPT_INFO: ps->want_info = true; return true;
+	case OPT_SIGN_MODULE: return opt_sign_module(ps, arg);
 	case OPT_VM: o->vm = true; return true;
 	case OPT_SKIP_BADVARS: o->skip_badvars = true; return true;
 	case OPT_JSON: o->json_output = true; return true;
@@ -602,6 +630,10 @@ check_combinations(struct parse_state *ps)
 
 	if (o->target_command && o->target_pid) {
 		diag_fatal_noloc(d, "-c and -x cannot be used together: -c starts the target process, -x names one that runs already");
+		return false;
+	}
+	if (o->cpu_spec && !o->output_file) {
+		diag_fatal_noloc(d, "-S needs -o FILE: it makes FILE.1, FILE.2, ... of at most SIZE megabytes each");
 		return false;
 	}
 	if (o->guru && privilege_level(o->privilege) != PRIV_STAPDEV) {
@@ -688,6 +720,10 @@ options_parse(struct session *s, int argc, char **argv, int *exit_code)
 	if (ps.want_version) {
 		options_print_version(stdout);
 		*exit_code = 0;
+		return false;
+	}
+	if (ps.want_info) {
+		*exit_code = preflight_print_info(stdout);
 		return false;
 	}
 	if (ps.explain_id) {
@@ -778,6 +814,7 @@ static const char help_text[] =
 "   or: tapc [OPTIONS] -L PROBE             ... with their context variables\n"
 "   or: tapc --dump-functions | --dump-probe-types | --dump-probe-aliases\n"
 "   or: tapc --explain ID                   explain diagnostic ID, e.g. E_TYPE\n"
+"   or: tapc --info                         what this machine offers a tracer\n"
 "\n"
 "ARGS are the script's $1..$N (as numbers) and @1..@N (as strings).\n"
 "\n"
@@ -809,6 +846,10 @@ static const char help_text[] =
 "                        language, runtime/bpf/README.md); dyninst refused\n"
 "  --vm                  run the module in a virtual machine booting the kernel\n"
 "  -m NAME               call the module NAME (C identifier, at most 55 chars)\n"
+"                        and leave NAME.ko, without debug sections, here\n"
+"  --sign-module[=DIR]   sign the module with tapc's key pair in DIR (default\n"
+"                        ~/.local/share/tapc; made if missing) for kernels\n"
+"                        that load only signed modules\n"
 "  -B OPT                give NAME or NAME=VALUE to the kernel's make\n"
 "\n"
 "Running:\n"
@@ -819,6 +860,8 @@ static const char help_text[] =
 "  --ldd                 and in the shared libraries of probed programs\n"
 "  --all-modules         name addresses in every kernel module (always done)\n"
 "  -o FILE               write the script's output to FILE\n"
+"  -S SIZE[,N]           with -o FILE: go on in FILE.1, FILE.2, ... when a file\n"
+"                        would pass SIZE megabytes; keep only the last N\n"
 "  -b                    bulk mode: write one output file per CPU\n"
 "  -s NUM                use NUM megabytes of output buffer per CPU\n"
 "  -G VAR=VALUE          set global VAR to VALUE when the script starts\n"
@@ -837,6 +880,9 @@ static const char help_text[] =
 "  --                    end of tapc's options; what follows goes to the script\n"
 "  --explain ID          explain diagnostic ID (the [E_...] or [W_...] after a\n"
 "                        message): its meaning, a typical cause, the fix\n"
+"  --info                say what this machine offers: module loading (lockdown,\n"
+"                        signing), BTF, debuginfo, headers, tracefs, kprobes,\n"
+"                        BPF; and which ways of running a script work here\n"
 "  -h, --help            print this help and exit\n"
 "  -V, --version         print the version and enabled features and exit\n"
 "\n"

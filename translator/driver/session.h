@@ -99,6 +99,8 @@ struct options {
 	bool dump_functions;		/* --dump-functions */
 	bool dump_probe_types;		/* --dump-probe-types */
 	bool dump_probe_aliases;	/* --dump-probe-aliases */
+	bool sign_module;		/* --sign-module[=KEYDIR] */
+	const char *sign_key_dir;	/* its KEYDIR, or NULL: the default */
 	enum privilege privilege;	/* --privilege; PRIV_UNSET if not
 					 * given (stapdev) */
 };
