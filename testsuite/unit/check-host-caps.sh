@@ -6,8 +6,9 @@
 # host_caps.c puts before every /proc and /sys path) stand for machines
 # that cannot load modules, that have them switched off, and that load
 # only signed ones; and this machine as it is, when it cannot load modules
-# (no /proc/modules): a plain run must then fail at once, before building,
-# with the reason and the ways that work here.
+# (no /proc/modules): a run that asks for the module back end must then
+# fail at once, before building, with the reason and the ways that work
+# here; a run that names no back end gets the BPF one where BPF works.
 # Produces: exit 0, 1 with what differed, 77 when tapc is not built.
 set -u
 
@@ -36,7 +37,7 @@ TAPC_HOST_ROOT=$tmp/nomod "$tapc" --info > "$tmp/out" 2>&1 || fail "--info faile
 expect_line "$tmp/out" '^Kernel: 6\.1\.0-test$' "--info kernel line"
 expect_line "$tmp/out" '^  modules +no +this kernel has no module support' "--info no modules"
 expect_line "$tmp/out" '^  --vm: |^  -p4 -m NAME' "--info ways"
-if TAPC_HOST_ROOT=$tmp/nomod "$tapc" -e 'probe begin { exit() }' > "$tmp/out" 2>&1; then
+if TAPC_HOST_ROOT=$tmp/nomod "$tapc" --runtime=kernel -e 'probe begin { exit() }' > "$tmp/out" 2>&1; then
 	fail "a run on a machine without modules succeeded"
 fi
 expect_line "$tmp/out" '^tapc: error: this machine cannot load the module this run would build: this kernel has no module support' "refusal"
@@ -49,7 +50,7 @@ TAPC_HOST_ROOT=$tmp/nomod "$tapc" -p2 -e 'probe begin { exit() }' > "$tmp/out" 2
 machine disabled
 : > "$tmp/disabled/proc/modules"
 echo 1 > "$tmp/disabled/proc/sys/kernel/modules_disabled"
-TAPC_HOST_ROOT=$tmp/disabled "$tapc" -e 'probe begin { exit() }' > "$tmp/out" 2>&1 &&
+TAPC_HOST_ROOT=$tmp/disabled "$tapc" -s 4 -e 'probe begin { exit() }' > "$tmp/out" 2>&1 &&
 	fail "a run with modules_disabled=1 succeeded"
 expect_line "$tmp/out" 'kernel\.modules_disabled = 1' "modules_disabled refusal"
 
@@ -71,11 +72,18 @@ TAPC_HOST_ROOT=$tmp/signed "$tapc" -e 'probe begin { exit() }' > "$tmp/out" 2>&1
 expect_line "$tmp/out" "^tapc: error: module\.sig_enforce is on: .*; build it with --sign-module" "signed-only refusal"
 
 # 4. this machine, as it is
-"$tapc" --info > "$tmp/out" 2>&1 || fail "--info failed here"
-expect_line "$tmp/out" '^  bpf ' "--info BPF line"
+"$tapc" --info > "$tmp/out.info" 2>&1 || fail "--info failed here"
+expect_line "$tmp/out.info" '^  bpf ' "--info BPF line"
 if [ ! -e /proc/modules ]; then
-	"$tapc" -e 'probe begin { exit() }' > "$tmp/out" 2>&1 &&
+	"$tapc" --runtime=kernel -e 'probe begin { exit() }' > "$tmp/out" 2>&1 &&
 		fail "a run here succeeded without /proc/modules"
 	expect_line "$tmp/out" 'cannot load the module this run would build: this kernel has no module support' "refusal here"
+	# no back end named, BPF usable here: the BPF one, said under -v
+	if grep -Eq '^  bpf +yes' "$tmp/out.info" 2>/dev/null; then
+		"$tapc" -v -e 'probe begin { println("ran") exit() }' > "$tmp/out" 2>&1 ||
+			fail "a run here without --runtime did not take the BPF back end"
+		expect_line "$tmp/out" '^tapc: using the BPF back end \(--runtime=bpf\): this kernel has no module support' "automatic BPF here"
+		expect_line "$tmp/out" '^ran$' "automatic BPF ran the script"
+	fi
 fi
 exit $failed

@@ -436,6 +436,7 @@ opt_target(struct parse_state *ps, const char *arg)
 		diag_fatal_noloc(&ps->s->diag, "--target takes 'kernel' or 'user', not '%s'", arg);
 		return false;
 	}
+	ps->s->opts.target_given = true;
 	return true;
 }
 
@@ -449,10 +450,12 @@ opt_runtime(struct parse_state *ps, const char *arg)
 {
 	if (strcmp(arg, "kernel") == 0) {
 		ps->s->opts.target = TARGET_KERNEL;
+		ps->s->opts.target_given = true;
 		return true;
 	}
 	if (strcmp(arg, "bpf") == 0) {
 		ps->s->opts.target = TARGET_BPF;
+		ps->s->opts.target_given = true;
 		return true;
 	}
 	if (strcmp(arg, "dyninst") == 0)

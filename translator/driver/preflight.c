@@ -6,9 +6,13 @@
  * key enrolled, which cannot be seen from here).
  *
  * The ways that work are one table, ways[], each with the test of this
- * machine that says whether it applies: the one place to add a way (the
- * BPF back end, --runtime=bpf, once it exists: its test is
- * host_caps_bpf_usable()).
+ * machine that says whether it applies: the one place to add a way.
+ *
+ * Where modules cannot load but BPF works (lockdown, a kernel without
+ * CONFIG_MODULES, like the hosts tapc is built on), a run that named no
+ * back end (--runtime, --target) gets the BPF back end, as DESIGN.md §5b
+ * says; -v says which and why.  A run that asked for module-only things
+ * (-b, -s, -B, -m, -r, --sign-module) is refused instead, with the ways.
  */
 #include "translator/driver/preflight.h"
 
@@ -57,10 +61,21 @@ static const struct way {
 	bool (*works_here)(const struct host_caps *hc);
 } ways[] = {
 	{ "--vm: run the module in a QEMU virtual machine that boots an installed kernel (-r KREL, default the newest with headers)", qemu_available },
+	{ "--runtime=bpf: run the script as BPF programs, no module (a subset of the language: runtime/bpf/README.md)", host_caps_bpf_usable },
 	{ "-p4 -m NAME [-r KREL]: build NAME.ko here, then run it with `taprun NAME.ko` on a machine that loads modules", always },
-	/* --runtime=bpf: add it here, with host_caps_bpf_usable, when the
-	 * BPF back end lands. */
 };
+
+/* Whether this run may be given the BPF back end instead: it named none,
+ * asked for nothing only a module has, and BPF works here. */
+static bool
+bpf_instead(const struct session *s, const struct host_caps *hc)
+{
+	const struct options *o = &s->opts;
+
+	return !o->target_given && !o->bulk_mode && o->buffer_mb <= 0 &&
+	       !o->make_options && !o->sign_module && !o->module_name &&
+	       !o->kernel_release && host_caps_bpf_usable(hc);
+}
 
 static void
 print_ways(FILE *out, const struct host_caps *hc, const char *indent)
@@ -104,6 +119,12 @@ preflight_check(struct session *s)
 			return true;
 		diag_fatal_noloc(&s->diag, "%s; build it with --sign-module, and enrol tapc's key on this machine once (tapc prints the mokutil step)", why);
 		return false;
+	}
+	if (bpf_instead(s, &hc)) {
+		s->opts.target = TARGET_BPF;
+		if (s->opts.verbose && s->diag.out)
+			fprintf(s->diag.out, "tapc: using the BPF back end (--runtime=bpf): %s\n", why);
+		return true;
 	}
 	diag_fatal_noloc(&s->diag, "this machine cannot load the module this run would build: %s", why);
 	if (s->diag.out) {

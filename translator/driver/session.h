@@ -92,6 +92,8 @@ struct options {
 	int time_limit;			/* -T SECONDS */
 	bool vm;			/* --vm */
 	enum target_kind target;	/* --target=kernel|user, --runtime=bpf */
+	bool target_given;		/* ... said on the command line, not
+					 * left for preflight.c to choose */
 	const char *compatible;		/* --compatible=VERSION */
 	const char *make_options;	/* -B */
 	bool json_output;		/* --json: arrays, aggregates and
