@@ -36,10 +36,12 @@ struct tap_context;
 /* What every probe has, whatever its provider. */
 struct tap_probe {
 	const char *point;	/* probe point as written, for messages */
-	const char *script_point; /* pn(): the alias the script named, as
-				   * expanded ("syscall.read"); NULL: point */
 	const char *location;	/* script file:line:col of the probe */
 	void (*handler)(struct tap_context *c);
+	/* Last, so that hand-written tables ({ point, location, handler },
+	 * testsuite/vm/modules) need not name it. */
+	const char *script_point; /* pn(): the alias the script named, as
+				   * expanded ("syscall.read"); NULL: point */
 };
 
 /* timer.s(N) & co: fires every interval_ns, re-armed after each hit. */
