@@ -9,6 +9,9 @@
 # cases use the newest /lib/modules/*/build release (-r KREL) and are
 # skipped, with a message, when none is installed.
 #
+# Then the scaling cases: 1k and 10k probes, 2k and 20k functions, with
+# peak memory (GNU time).
+#
 # Usage: bench_p2.sh [N]    Environment: TAPC (default ./tapc), TAPC_KREL.
 
 TAPC=${TAPC:-./tapc}
@@ -44,6 +47,44 @@ best() {
 	done
 	printf '%-28s %8d.%03d ms  (best of %d)\n' "$name" \
 		$((min / 1000000)) $((min / 1000 % 1000)) "$runs"
+}
+
+# peak NAME SCRIPT: one -p2 run's wall time and peak memory (GNU time's
+# %M), for the scaling cases, where memory matters as much as time.
+peak() {
+	if ! /usr/bin/time -f '%e %M' -o "$tmp/time" "$TAPC" -p2 "$2" \
+		>/dev/null 2>"$tmp/err"; then
+		printf '%-28s failed: %s\n' "$1" "$(head -1 "$tmp/err")"
+		return
+	fi
+	read -r secs kb <"$tmp/time"
+	printf '%-28s %8s s, %6d MB peak\n' "$1" "$secs" $((kb / 1024))
+}
+
+# Scaling (issue 18: pass 2 linear in the script): N probes on one
+# tracepoint, and N functions all called from one probe.
+gen_probes() {
+	echo "global n"
+	i=0
+	while [ $i -lt "$1" ]; do
+		echo "probe kernel.trace(\"sys_enter\") { if (\$id == $i) n++ }"
+		i=$((i + 1))
+	done
+}
+gen_functions() {
+	i=0
+	while [ $i -lt "$1" ]; do
+		echo "function f$i(x) { return x + $i }"
+		i=$((i + 1))
+	done
+	echo "global t"
+	echo "probe begin {"
+	i=0
+	while [ $i -lt "$1" ]; do
+		echo "	t += f$i(1)"
+		i=$((i + 1))
+	done
+	echo "}"
 }
 
 # A 200-line script: globals, functions calling each other, many probes.
@@ -97,4 +138,18 @@ if [ -n "$TAPC_KREL" ]; then
 	fi
 else
 	echo "kernel cases skipped: no kernel in /lib/modules/*/build (set TAPC_KREL)"
+fi
+
+if [ -x /usr/bin/time ]; then
+	echo "scaling: tapc -p2 time and peak memory"
+	for n in 1000 10000; do
+		gen_probes $n >"$tmp/probes$n.stp"
+		peak "$n probes" "$tmp/probes$n.stp"
+	done
+	for n in 2000 20000; do
+		gen_functions $n >"$tmp/functions$n.stp"
+		peak "$n functions, all called" "$tmp/functions$n.stp"
+	done
+else
+	echo "scaling cases skipped: no /usr/bin/time (Debian's time package)"
 fi

@@ -112,9 +112,9 @@ translate_user_half(struct session *s, const struct bpf_split *sp,
 				fns[nfns++] = p->functions[i];
 	p->whole = &saved;
 	p->probes = sp->user;
-	p->nprobes = sp->nuser;
+	p->nprobes = p->probes_cap = sp->nuser;
 	p->functions = fns;
-	p->nfunctions = nfns;
+	p->nfunctions = p->functions_cap = nfns;
 	p->nembeds = 0;
 	s->opts.target = TARGET_USER;
 	f = open_memstream(text, len);

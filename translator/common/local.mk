@@ -1,8 +1,9 @@
 ## translator/common/local.mk -- what every pass uses: the arena (arena.h),
 ## diagnostics with the table of their ids (diag.h, diag_ids.def),
-## content hashes for cache keys (hash.h).  Each header is an entry point
-## of its own.  Must not include anything of the translator outside
-## common/: every other folder depends on it, so it depends on none.
+## content hashes for cache keys (hash.h), name lookups (name_index.h).
+## Each header is an entry point of its own.  Must not include anything of
+## the translator outside common/: every other folder depends on it, so it
+## depends on none.
 ## Included from translator/local.mk; part of translator/libtapc.a.
 
 translator_libtapc_a_SOURCES += \
@@ -14,4 +15,6 @@ translator_libtapc_a_SOURCES += \
 	translator/common/diag_registry.c \
 	translator/common/diag_registry.h \
 	translator/common/hash.c \
-	translator/common/hash.h
+	translator/common/hash.h \
+	translator/common/name_index.c \
+	translator/common/name_index.h

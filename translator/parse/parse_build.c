@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "translator/common/name_index.h"
+
 static struct arena *
 A(struct parser *p)
 {
@@ -92,11 +94,13 @@ build_function(struct parser *p, struct loc at, const struct token *name,
 {
 	struct node *n = ast_new(A(p), N_FUNCTION, at);
 
-	for (int i = 0; i < p->file->items.n; i++) {
-		struct node *f = p->file->items.v[i];
-		if (f->kind != N_FUNCTION ||
-		    strcmp(f->u.function.name, name->text) != 0 ||
-		    f->u.function.params.n != params->n)
+	if (!p->functions)
+		p->functions = name_index_new(A(p));
+	for (const struct name_entry *x = name_index_find(p->functions,
+							  name->text);
+	     x; x = x->next) {
+		struct node *f = x->item;
+		if (f->u.function.params.n != params->n)
 			continue;
 		/* SystemTap takes a second definition with the same arity,
 		 * calls using the first: a warning (an error under -W).  Its
@@ -126,6 +130,7 @@ build_function(struct parser *p, struct loc at, const struct token *name,
 					   params->v[i]->u.symbol.name, name->text);
 	n->u.function.is_private = is_private;
 	add_item(p, n);
+	name_index_add(p->functions, n->u.function.name, n);
 	return n;
 }
 

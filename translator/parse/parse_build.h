@@ -14,6 +14,7 @@
 #include "translator/driver/session.h"
 
 struct preproc;
+struct name_index;
 
 /* Where a foreach sort marker was written. */
 struct sort_mark {
@@ -35,6 +36,8 @@ struct parser {
 	enum op sort_aggr;		/* stats@count+ in the current foreach */
 	struct node **hist_ok;		/* @hist_* nodes in allowed places */
 	int nhist_ok, cap_hist_ok;
+	struct name_index *functions;	/* this file's, by name (made on
+					 * first use) */
 };
 
 /* The foreach head as it is being parsed. */

@@ -12,6 +12,7 @@
 struct provider;
 struct kernel_target;
 struct glob_node;
+struct name_index;
 
 struct elab {
 	struct session *s;
@@ -23,6 +24,10 @@ struct elab {
 	int nfunctions, cap_functions;
 	struct node **globals;
 	int nglobals, cap_globals;
+	/* the same functions and globals by name (elab_declare_global adds
+	 * to both), and the symbols resolve.c made for them */
+	struct name_index *functions_by_name, *globals_by_name;
+	struct name_index *function_syms, *global_syms;
 	/* the derived probe being made: its origin, written point, body */
 	struct node *cur_origin;
 	struct node *cur_body;
@@ -59,6 +64,9 @@ struct context_var *elab_new_context_var(struct elab *e, const char *name,
 /* The target kernel, or NULL with an error reported at `at` saying what
  * is missing. */
 struct kernel_target *elab_kernel(struct elab *e, struct loc at);
+
+/* Declare global `g` (an N_GLOBAL pass 2 made itself). */
+void elab_declare_global(struct elab *e, struct node *g);
 
 /* A fresh elaboration of the session's user file and library. */
 struct elab *elab_new(struct session *s);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "translator/common/name_index.h"
 #include "translator/debuginfo/kernel.h"
 #include "translator/sema/elab.h"
 #include "translator/parse/parse.h"
@@ -57,7 +58,6 @@ elab_add_probe(struct elab *e, struct node *point, const char *name,
 {
 	struct program *p = e->prog;
 	struct derived_probe *dp = arena_alloc(A(e), sizeof(*dp));
-	int cap = p->nprobes;
 
 	dp->provider = provider_for(point);
 	dp->point = point;
@@ -69,8 +69,8 @@ elab_add_probe(struct elab *e, struct node *point, const char *name,
 	dp->cond = ast_clone(A(e), e->cur_cond);
 	dp->pdata = pdata;
 	dp->index = p->nprobes;
-	p->probes = arena_grow(A(e), p->probes, sizeof(*p->probes), &cap,
-			       p->nprobes + 1);
+	p->probes = arena_grow(A(e), p->probes, sizeof(*p->probes),
+			       &p->probes_cap, p->nprobes + 1);
 	p->probes[p->nprobes++] = dp;
 	return dp;
 }
@@ -511,6 +511,13 @@ elab_derive_probe(struct elab *e, struct node *probe)
 
 /* ---- the driver ---- */
 
+void
+elab_declare_global(struct elab *e, struct node *g)
+{
+	push_node(e, &e->globals, &e->nglobals, &e->cap_globals, g);
+	name_index_add(e->globals_by_name, g->u.global.name, g);
+}
+
 static void
 index_file(struct elab *e, struct file_ast *f)
 {
@@ -524,10 +531,11 @@ index_file(struct elab *e, struct file_ast *f)
 		case N_FUNCTION:
 			push_node(e, &e->functions, &e->nfunctions,
 				  &e->cap_functions, n);
+			name_index_add(e->functions_by_name,
+				       n->u.function.name, n);
 			break;
 		case N_GLOBAL:
-			push_node(e, &e->globals, &e->nglobals,
-				  &e->cap_globals, n);
+			elab_declare_global(e, n);
 			break;
 		default:
 			break;
@@ -543,6 +551,10 @@ elab_new(struct session *s)
 	e->s = s;
 	e->prog = arena_alloc(s->arena, sizeof(*e->prog));
 	s->program = e->prog;
+	e->functions_by_name = name_index_new(s->arena);
+	e->globals_by_name = name_index_new(s->arena);
+	e->function_syms = name_index_new(s->arena);
+	e->global_syms = name_index_new(s->arena);
 	if (s->user_file)
 		index_file(e, s->user_file);
 	for (int i = 0; i < s->nlibrary; i++)

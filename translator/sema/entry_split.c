@@ -111,9 +111,7 @@ declare_global(struct elab *e, const char *name, struct loc at)
 	struct node *g = ast_new(A(e), N_GLOBAL, at);
 
 	g->u.global.name = name;
-	e->globals = arena_grow(A(e), e->globals, sizeof(*e->globals),
-				&e->cap_globals, e->nglobals + 1);
-	e->globals[e->nglobals++] = g;
+	elab_declare_global(e, g);
 }
 
 /* The global of each @entry as written: the probes one wildcard or alias

@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "translator/common/name_index.h"
 #include "translator/sema/builtins.h"
 #include "translator/sema/elab.h"
 #include "translator/providers/provider.h"
@@ -93,32 +94,32 @@ static struct symbol *
 global_for_decl(struct resolver *r, struct node *decl)
 {
 	struct program *p = r->e->prog;
-	int cap = p->nglobals;
 
-	for (int i = 0; i < p->nglobals; i++)
-		if (p->globals[i]->decl == decl)
-			return p->globals[i];
+	for (const struct name_entry *x = name_index_find(r->e->global_syms,
+					decl->u.global.name); x; x = x->next)
+		if (((struct symbol *)x->item)->decl == decl)
+			return x->item;
 	struct symbol *s = new_symbol(r, decl->u.global.name, SYM_GLOBAL, decl);
 	s->max_entries = decl->u.global.size;
 	s->wrap = decl->u.global.wrap;
 	s->init = decl->u.global.init;
 	s->is_private = decl->u.global.is_private;
 	s->index = p->nglobals;
-	p->globals = arena_grow(A(r), p->globals, sizeof(*p->globals), &cap,
+	p->globals = arena_grow(A(r), p->globals, sizeof(*p->globals),
+				&p->globals_cap,
 				p->nglobals + 1);
 	p->globals[p->nglobals++] = s;
+	name_index_add(r->e->global_syms, s->name, s);
 	return s;
 }
 
 static struct symbol *
 find_global(struct resolver *r, const char *name, struct loc use)
 {
-	struct elab *e = r->e;
-
-	for (int i = 0; i < e->nglobals; i++) {
-		struct node *g = e->globals[i];
-		if (strcmp(g->u.global.name, name) == 0 &&
-		    visible_from(g, g->u.global.is_private, use))
+	for (const struct name_entry *x = name_index_find(r->e->globals_by_name,
+							  name); x; x = x->next) {
+		struct node *g = x->item;
+		if (visible_from(g, g->u.global.is_private, use))
 			return global_for_decl(r, g);
 	}
 	return NULL;
@@ -145,11 +146,11 @@ static struct function_sym *
 function_for_decl(struct resolver *r, struct node *decl)
 {
 	struct program *p = r->e->prog;
-	int cap = p->nfunctions;
 
-	for (int i = 0; i < p->nfunctions; i++)
-		if (p->functions[i]->decl == decl)
-			return p->functions[i];
+	for (const struct name_entry *x = name_index_find(r->e->function_syms,
+					decl->u.function.name); x; x = x->next)
+		if (((struct function_sym *)x->item)->decl == decl)
+			return x->item;
 	struct function_sym *f = arena_alloc(A(r), sizeof(*f));
 	f->name = decl->u.function.name;
 	f->decl = decl;
@@ -157,8 +158,9 @@ function_for_decl(struct resolver *r, struct node *decl)
 	f->from_tapset = decl->loc.src && decl->loc.src->is_tapset;
 	f->index = p->nfunctions;
 	p->functions = arena_grow(A(r), p->functions, sizeof(*p->functions),
-				  &cap, p->nfunctions + 1);
+				  &p->functions_cap, p->nfunctions + 1);
 	p->functions[p->nfunctions++] = f;
+	name_index_add(r->e->function_syms, f->name, f);
 	r->queue = arena_grow(A(r), r->queue, sizeof(*r->queue),
 			      &r->cap_queue, r->nqueue + 1);
 	r->queue[r->nqueue++] = f;
@@ -169,13 +171,11 @@ static struct node *
 find_function_decl(struct resolver *r, const char *name, int nargs,
 		   struct loc use, bool *wrong_arity)
 {
-	struct elab *e = r->e;
-
 	*wrong_arity = false;
-	for (int i = 0; i < e->nfunctions; i++) {
-		struct node *f = e->functions[i];
-		if (strcmp(f->u.function.name, name) != 0 ||
-		    !visible_from(f, f->u.function.is_private, use))
+	for (const struct name_entry *x = name_index_find(
+			r->e->functions_by_name, name); x; x = x->next) {
+		struct node *f = x->item;
+		if (!visible_from(f, f->u.function.is_private, use))
 			continue;
 		if (f->u.function.params.n == nargs)
 			return f;
@@ -280,13 +280,12 @@ static void
 note_ctxvar(struct resolver *r, struct context_var *cv)
 {
 	struct derived_probe *dp = r->dp;
-	int cap = dp->nctxvars;
 
 	for (int i = 0; i < dp->nctxvars; i++)
 		if (dp->ctxvars[i] == cv)
 			return;
 	dp->ctxvars = arena_grow(A(r), dp->ctxvars, sizeof(*dp->ctxvars),
-				 &cap, dp->nctxvars + 1);
+				 &dp->ctxvars_cap, dp->nctxvars + 1);
 	dp->ctxvars[dp->nctxvars++] = cv;
 }
 

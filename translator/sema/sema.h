@@ -118,19 +118,22 @@ struct derived_probe {
 	struct symbol **locals;
 	int nlocals;
 	struct context_var **ctxvars;	/* those the handler uses */
-	int nctxvars;
+	int nctxvars, ctxvars_cap;
 	void *pdata;			/* the provider's own parameters */
 	int index;
 	const char *c_name;		/* handler function name */
 };
 
+/* Each array's _cap is its allocated length, kept apart from the count so
+ * that appends double it (amortised O(1)); a count lowered by a rollback
+ * or by optimize.c stays within it. */
 struct program {
 	struct derived_probe **probes;
-	int nprobes;
+	int nprobes, probes_cap;
 	struct symbol **globals;
-	int nglobals;
+	int nglobals, globals_cap;
 	struct function_sym **functions;
-	int nfunctions;
+	int nfunctions, functions_cap;
 	struct node **embeds;		/* top-level %{ %} blocks in use */
 	int nembeds;
 	/* When pass 3 writes only part of the program (the user half of
