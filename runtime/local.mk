@@ -29,6 +29,7 @@ TAP_CORE_C_FILES = \
 	runtime/core/hist.c \
 	runtime/core/map.c \
 	runtime/core/pmap.c \
+	runtime/core/cmap.c \
 	runtime/core/format.c \
 	runtime/core/tapstring.c \
 	runtime/core/json.c

@@ -12,6 +12,7 @@
 #include "hist.c"
 #include "map.c"
 #include "pmap.c"
+#include "cmap.c"
 #include "format.c"
 #include "tapstring.c"
 #include "json.c"

@@ -28,7 +28,8 @@
  * rejects such scripts, as stap does): the iteration holds pointers to
  * entries, and a deleted entry is recycled.
  * Arrays of statistics, where `<<<` must not take a shared lock, are
- * struct tap_pmap (pmap.c): one map per CPU plus a merged one.
+ * struct tap_pmap (pmap.c): one map per CPU plus a merged one; arrays
+ * that probes only count add per-CPU deltas (struct tap_cmap, cmap.c).
  */
 #ifndef TAP_CORE_MAP_H
 #define TAP_CORE_MAP_H
@@ -201,5 +202,32 @@ uint32_t tap_pmap_delete_slice(struct tap_pmap *p,
 			       const struct tap_value *keys,
 			       uint32_t wildcard);
 void tap_pmap_clear(struct tap_pmap *p);
+
+/* Arrays that probes only count: per-CPU deltas folded into the array's
+ * ordinary map where nothing else runs (cmap.c). */
+struct tap_cmap {
+	unsigned int ncpus;
+	void *cpu_mem;			/* what tap_alloc() returned */
+	struct tap_map *cpu;		/* ncpus maps, written by counts;
+					 * NULL: counts go to `array` under
+					 * `lock` (too many CPUs) */
+	struct tap_map_entry **cursor;	/* one per CPU, for the fold */
+	uint64_t next_seq;		/* order of first appearance */
+	struct tap_map *array;		/* the array's ordinary map */
+	tap_spin_t lock;
+};
+
+/* The most memory an array's per-CPU maps may take, for all CPUs. */
+#ifndef TAP_CMAP_MAX_BYTES
+#define TAP_CMAP_MAX_BYTES (64u << 20)
+#endif
+
+int tap_cmap_init(struct tap_cmap *c, struct tap_map *array,
+		  const struct tap_map_spec *spec);
+void tap_cmap_free(struct tap_cmap *c);
+int tap_cmap_add(struct tap_cmap *c, const struct tap_value *keys,
+		 int64_t delta);
+int tap_cmap_fold(struct tap_cmap *c);
+void tap_cmap_clear(struct tap_cmap *c);
 
 #endif /* TAP_CORE_MAP_H */

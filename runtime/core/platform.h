@@ -16,6 +16,10 @@
  * runtime gives each of its threads a slot with tap_set_cpu_id() and says
  * how many slots exist with tap_set_num_cpus() before creating any map or
  * statistic; both default to a single slot 0.
+ *
+ * tap_spin_t: a lock for the few places where CPUs must take turns on
+ * shared data for a handful of instructions (cmap.c's fallback).  Never
+ * taken twice on one CPU: a handler never nests inside another there.
  */
 #ifndef TAP_CORE_PLATFORM_H
 #define TAP_CORE_PLATFORM_H
@@ -39,6 +43,7 @@
 #include <linux/smp.h>
 #include <linux/cpumask.h>
 #include <linux/limits.h>
+#include <linux/spinlock.h>
 
 #ifndef TAP_NR_CPUS
 #define TAP_NR_CPUS NR_CPUS
@@ -75,6 +80,11 @@ tap_num_cpus(void)
 {
 	return nr_cpu_ids;
 }
+
+typedef raw_spinlock_t tap_spin_t;
+#define tap_spin_init(l)	raw_spin_lock_init(l)
+#define tap_spin_lock(l)	raw_spin_lock(l)
+#define tap_spin_unlock(l)	raw_spin_unlock(l)
 
 #else /* user space */
 
@@ -132,6 +142,28 @@ tap_num_cpus(void)
 
 void tap_set_cpu_id(unsigned int cpu);
 void tap_set_num_cpus(unsigned int n);
+
+typedef struct { int held; } tap_spin_t;
+
+static inline void
+tap_spin_init(tap_spin_t *l)
+{
+	l->held = 0;
+}
+
+static inline void
+tap_spin_lock(tap_spin_t *l)
+{
+	while (__atomic_exchange_n(&l->held, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&l->held, __ATOMIC_RELAXED))
+			;
+}
+
+static inline void
+tap_spin_unlock(tap_spin_t *l)
+{
+	__atomic_store_n(&l->held, 0, __ATOMIC_RELEASE);
+}
 
 #endif /* __KERNEL__ */
 

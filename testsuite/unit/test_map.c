@@ -2,7 +2,8 @@
  * test_map.c - Check tests for associative arrays (runtime/core/map.c) and
  * arrays of statistics (runtime/core/pmap.c): every operation, full maps,
  * wrap eviction, nine keys, truncated string keys and values, slices,
- * sorted and limited iteration, per-CPU statistics merging.  Where stap's
+ * sorted and limited iteration, per-CPU statistics merging, and counted
+ * arrays' per-CPU deltas (runtime/core/cmap.c).  Where stap's
  * testsuite has a script (foreach_limit, map_wrap, print_stats) it is
  * replayed through the core and the output compared with stap's.
  */
@@ -782,6 +783,124 @@ stat_spec(struct tap_map_spec *spec, struct tap_stat_desc *d,
 	spec->wrap = wrap;
 }
 
+static void
+long_spec(struct tap_map_spec *spec, uint32_t max)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->nkeys = 2;
+	spec->keys[0] = TAP_T_STRING;
+	spec->keys[1] = TAP_T_LONG;
+	spec->value = TAP_T_LONG;
+	spec->max_entries = max;
+}
+
+/* The keys of `m` oldest first, "k1/k2=v" each. */
+static void
+say_entries(struct tap_map *m)
+{
+	struct tap_map_entry *e;
+
+	tap_buf_init(&out, text, sizeof(text));
+	for (e = m->oldest; e; e = e->next)
+		say("%s/%d=%d ", K(S(tap_map_key_str(m, e, 0)),
+				   L(tap_map_key_long(m, e, 1)),
+				   L(*tap_map_value_long(m, e))), 3);
+}
+
+/* Counts on three CPUs fold into the array as one CPU's would have: the
+ * sums, and keys in the order they first appeared across the CPUs; the
+ * array's own entries (stored before) keep their place. */
+START_TEST(cmap_fold_order)
+{
+	struct tap_map_spec spec;
+	struct tap_map a;
+	struct tap_cmap c;
+
+	tap_set_num_cpus(3);
+	long_spec(&spec, 8);
+	ck_assert_int_eq(tap_map_init(&a, &spec), TAP_OK);
+	ck_assert_int_eq(tap_cmap_init(&c, &a, &spec), TAP_OK);
+	ck_assert_ptr_nonnull(c.cpu);
+	tap_map_set_long(&a, K(S("old"), L(0)), 100);
+	tap_set_cpu_id(2);
+	tap_cmap_add(&c, K(S("b"), L(1)), 1);
+	tap_set_cpu_id(0);
+	tap_cmap_add(&c, K(S("a"), L(1)), 1);
+	tap_cmap_add(&c, K(S("old"), L(0)), 5);
+	tap_set_cpu_id(1);
+	tap_cmap_add(&c, K(S("c"), L(2)), -3);
+	tap_cmap_add(&c, K(S("b"), L(1)), 2);
+	tap_set_cpu_id(2);
+	tap_cmap_add(&c, K(S("a"), L(1)), 10);
+	ck_assert_int_eq(tap_map_size(&a), 1);	/* nothing folded yet */
+	ck_assert_int_eq(tap_cmap_fold(&c), TAP_OK);
+	say_entries(&a);
+	ck_text("old/0=105 b/1=3 a/1=11 c/2=-3 ");
+	/* the deltas are gone: a second fold adds nothing */
+	ck_assert_int_eq(tap_cmap_fold(&c), TAP_OK);
+	say_entries(&a);
+	ck_text("old/0=105 b/1=3 a/1=11 c/2=-3 ");
+	tap_set_cpu_id(0);
+	tap_cmap_free(&c);
+	tap_map_free(&a);
+	tap_set_num_cpus(1);
+}
+END_TEST
+
+/* More distinct keys across CPUs than the array holds: the fold says
+ * the array is full, and keeps what fitted. */
+START_TEST(cmap_fold_full)
+{
+	struct tap_map_spec spec;
+	struct tap_map a;
+	struct tap_cmap c;
+
+	tap_set_num_cpus(2);
+	long_spec(&spec, 2);
+	ck_assert_int_eq(tap_map_init(&a, &spec), TAP_OK);
+	ck_assert_int_eq(tap_cmap_init(&c, &a, &spec), TAP_OK);
+	tap_set_cpu_id(0);
+	ck_assert_int_eq(tap_cmap_add(&c, K(S("x"), L(1)), 1), TAP_OK);
+	ck_assert_int_eq(tap_cmap_add(&c, K(S("y"), L(1)), 1), TAP_OK);
+	ck_assert_int_eq(tap_cmap_add(&c, K(S("z"), L(1)), 1), TAP_EMAPFULL);
+	tap_set_cpu_id(1);
+	ck_assert_int_eq(tap_cmap_add(&c, K(S("w"), L(1)), 1), TAP_OK);
+	ck_assert_int_eq(tap_cmap_fold(&c), TAP_EMAPFULL);
+	ck_assert_int_eq(tap_map_size(&a), 2);
+	tap_set_cpu_id(0);
+	tap_cmap_free(&c);
+	tap_map_free(&a);
+	tap_set_num_cpus(1);
+}
+END_TEST
+
+/* Too many CPUs for per-CPU maps within TAP_CMAP_MAX_BYTES: counts go
+ * straight into the array, and folding has nothing to do. */
+START_TEST(cmap_many_cpus)
+{
+	struct tap_map_spec spec;
+	struct tap_map a;
+	struct tap_cmap c;
+
+	tap_set_num_cpus(TAP_NR_CPUS);
+	long_spec(&spec, 0);		/* MAXMAPENTRIES */
+	ck_assert_int_eq(tap_map_init(&a, &spec), TAP_OK);
+	ck_assert_int_eq(tap_cmap_init(&c, &a, &spec), TAP_OK);
+	ck_assert_ptr_null(c.cpu);
+	tap_set_cpu_id(7);
+	tap_cmap_add(&c, K(S("k"), L(1)), 4);
+	tap_set_cpu_id(200);
+	tap_cmap_add(&c, K(S("k"), L(1)), 5);
+	ck_assert_int_eq(tap_map_get_long(&a, K(S("k"), L(1))), 9);
+	ck_assert_int_eq(tap_cmap_fold(&c), TAP_OK);
+	ck_assert_int_eq(tap_map_get_long(&a, K(S("k"), L(1))), 9);
+	tap_set_cpu_id(0);
+	tap_cmap_free(&c);
+	tap_map_free(&a);
+	tap_set_num_cpus(1);
+}
+END_TEST
+
 /* print_stats.stp for the one-key array b. */
 START_TEST(pmap_print_stats)
 {
@@ -1037,6 +1156,9 @@ map_suite(void)
 	tcase_add_test(tc, pmap_wrap);
 	tcase_add_test(tc, pmap_wrap_agg_overflow);
 	tcase_add_test(tc, pmap_sort_fields);
+	tcase_add_test(tc, cmap_fold_order);
+	tcase_add_test(tc, cmap_fold_full);
+	tcase_add_test(tc, cmap_many_cpus);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -90,7 +90,7 @@ static const char *const build_runtime_files[] = {
 	"core/platform.h", "core/platform.c", "core/error.h", "core/error.c",
 	"core/value.h", "core/buf.h", "core/buf.c", "core/arith.h",
 	"core/stat.h", "core/stat.c", "core/hist.c", "core/map.h",
-	"core/map.c", "core/pmap.c", "core/format.h", "core/format.c",
+	"core/map.c", "core/pmap.c", "core/cmap.c", "core/format.h", "core/format.c",
 	"core/tapstring.h", "core/tapstring.c", "core/json.h", "core/json.c",
 	"core/core.h", "core/all.c",
 	"bpf/tap_bpf.h", "bpf/tap_bpf_abi.h", "bpf/user_bpf.c",

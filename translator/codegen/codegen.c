@@ -279,7 +279,10 @@ cg_global_decls(struct cg *g)
 			cg_line(&g->w, "static char %s[MAXSTRINGLEN];", name);
 		else
 			cg_line(&g->w, "static int64_t %s;", name);
-		if (sym->cpu_adds && sym->type == TY_LONG)
+		if (sym->cpu_adds && sym->nkeys > 0)
+			cg_line(&g->w, "static struct tap_cmap %s;",
+				cg_counter_deltas(g, sym));
+		else if (sym->cpu_adds && sym->type == TY_LONG)
 			cg_line(&g->w, "TAP_COUNTER_DEFINE(%s);",
 				cg_counter_deltas(g, sym));
 		cg_line(&g->w, "static struct tap_lock %s_lock = TAP_LOCK_INIT(%s_lock);",
@@ -335,6 +338,9 @@ cg_init_map(struct cg *g, struct symbol *sym)
 		sym->type == TY_STATS ? "&d" : "NULL");
 	cg_line(&g->w, "rc = tap_%s_init(&%s, &spec);",
 		cg_is_stat_array(sym) ? "pmap" : "map", cg_global_name(sym));
+	if (sym->cpu_adds)	/* per-CPU deltas (codegen_counters.c) */
+		cg_line(&g->w, "if (!rc)\n\t\t\trc = tap_cmap_init(&%s, &%s, &spec);",
+			cg_counter_deltas(g, sym), cg_global_name(sym));
 	cg_close(&g->w, NULL);
 	cg_line(&g->w, "if (rc)");
 	cg_line(&g->w, "\treturn rc;");
@@ -414,6 +420,9 @@ cg_exit_globals(struct cg *g)
 			cg_line(&g->w, "tap_map_free(&%s);", cg_global_name(sym));
 		else if (sym->type == TY_STATS)
 			cg_line(&g->w, "tap_stat_free(&%s);", cg_global_name(sym));
+		if (sym->cpu_adds && sym->nkeys > 0)
+			cg_line(&g->w, "tap_cmap_free(&%s);",
+				cg_counter_deltas(g, sym));
 		if (sym->type == TY_STATS)
 			cg_line(&g->w, "tap_lock_percpu_free(&%s_lock);",
 				cg_global_name(sym));

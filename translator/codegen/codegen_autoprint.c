@@ -369,6 +369,7 @@ cg_autoprint_handler(struct cg *g, struct symbol *sym, int k)
 			k, k);
 	cg_line(&g->w, "if (!tap_locks_acquire(c, __tap_alocks_%d, 1))", k);
 	cg_line(&g->w, "\treturn;");
+	cg_fold_counted_arrays(g, sym, "out");
 	cg_print_whole_block(g, sym, &at);
 	cg_label(&g->w, "out");
 	cg_line(&g->w, "tap_locks_release(__tap_alocks_%d, 1);", k);

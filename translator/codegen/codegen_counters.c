@@ -24,17 +24,28 @@
  * stored.  The global's lock is never taken for it (codegen_locks.c).
  * Why: the exclusive lock of an ordinary global was most of what `n++`
  * cost a handler (issue 18), and two CPUs counting waited on it.
+ *
+ * An array of integers (no `%` wrap) qualifies when some probe counts an
+ * element (`a[k]++`, `a[k] += x` ... as statements) and nothing but the
+ * begin, end and error probes does anything else with it: no read, store,
+ * delete, `in` or foreach in another probe or in any function, and no
+ * count in a function (a begin or end probe could call it and then read
+ * the array).  Then a probe's count goes into this CPU's delta map with
+ * no lock (runtime/core/cmap.c), and every begin/end/error handler, and
+ * autoprint's, starts by folding the deltas into the ordinary map, which
+ * it then uses as any other array.  Reads anywhere else would need every
+ * CPU's map merged on each read: those arrays keep their lock.
+ *
  * Must not: promote a global whose value a running handler depends on
  * reading back exactly what it just wrote (`x = x + 1; if (x == ...)`
  * is an ordinary store, so it disqualifies).
  */
 #include "translator/codegen/codegen_int.h"
 
-extern const struct provider provider_begin_end;
-
 struct cnt_scan {
 	struct program *p;
 	bool alone;		/* in a begin/end/error probe */
+	bool in_function;
 	bool *counted;		/* by global index: a probe counts it */
 	bool *bad;		/* written some other way where it must not */
 };
@@ -88,17 +99,67 @@ cg_counter_add_parts(struct node *stmt_expr, struct symbol **sym,
 	return true;
 }
 
+/* `a[k]++`, `a[k] += x` and the like on an integer array global, as a
+ * statement: its symbol, the N_INDEX, and what to add (NULL: one). */
+static bool
+cnt_array_add_parts(struct node *stmt_expr, struct symbol **sym,
+		    struct node **idx, struct node **delta, bool *negate)
+{
+	struct node *e = stmt_expr, *x, *base;
+	int i;
+
+	if (e->kind == N_CREMENT) {
+		x = e->u.crement.operand;
+		*delta = NULL;
+		*negate = e->u.crement.op == OP_DEC;
+	} else if (e->kind == N_ASSIGN && (e->u.binary.op == OP_ADD_ASSIGN ||
+					   e->u.binary.op == OP_SUB_ASSIGN)) {
+		x = e->u.binary.lhs;
+		*delta = e->u.binary.rhs;
+		*negate = e->u.binary.op == OP_SUB_ASSIGN;
+	} else {
+		return false;
+	}
+	if (x->kind != N_INDEX)
+		return false;
+	base = x->u.index.base;
+	if (base->kind != N_SYMBOL || !base->u.symbol.sym ||
+	    base->u.symbol.sym->kind != SYM_GLOBAL ||
+	    base->u.symbol.sym->nkeys == 0 ||
+	    base->u.symbol.sym->type != TY_LONG)
+		return false;
+	for (i = 0; i < x->u.index.keys.n; i++)
+		if (!x->u.index.keys.v[i])
+			return false;
+	*sym = base->u.symbol.sym;
+	*idx = x;
+	return true;
+}
+
 static bool
 cnt_node(struct node *n, void *ctx)
 {
 	struct cnt_scan *s = ctx;
 	struct symbol *sym;
-	struct node *delta;
+	struct node *delta, *idx;
 	bool negate;
 	int i;
 
 	switch (n->kind) {
 	case N_EXPR_STMT:
+		if (cnt_array_add_parts(n->u.expr_stmt.expr, &sym, &idx,
+					&delta, &negate)) {
+			if (s->in_function)
+				cnt_mark(s, idx->u.index.base, s->bad);
+			else if (!s->alone)
+				cnt_mark(s, idx->u.index.base, s->counted);
+			for (i = 0; i < idx->u.index.keys.n; i++)
+				ast_walk(idx->u.index.keys.v[i], cnt_node,
+					 NULL, s);
+			if (delta)
+				ast_walk(delta, cnt_node, NULL, s);
+			return false;
+		}
 		if (!cg_counter_add_parts(n->u.expr_stmt.expr, &sym, &delta,
 					  &negate))
 			return true;
@@ -127,10 +188,12 @@ cnt_node(struct node *n, void *ctx)
 		return true;
 	case N_DELETE:
 		/* an integer's delete stores past the counter; a statistic's
-		 * clears every CPU's slot, fine where it runs alone */
+		 * clears every CPU's slot, and an array's the map its deltas
+		 * were folded into: fine where they run alone */
 		if (!s->alone || n->u.del.target->kind != N_SYMBOL ||
 		    !n->u.del.target->u.symbol.sym ||
-		    n->u.del.target->u.symbol.sym->type != TY_STATS)
+		    (n->u.del.target->u.symbol.sym->type != TY_STATS &&
+		     n->u.del.target->u.symbol.sym->nkeys == 0))
 			cnt_mark(s, n->u.del.target, s->bad);
 		return true;
 	case N_FOREACH:
@@ -142,9 +205,11 @@ cnt_node(struct node *n, void *ctx)
 		cnt_mark(s, n->u.try_stmt.catch_var, s->bad);
 		return true;
 	case N_SYMBOL:
-		/* a statistic read beside the adds needs the locks */
+		/* a statistic read beside the adds needs the locks; an
+		 * array's deltas are folded only where handlers run alone */
 		if (!s->alone && n->u.symbol.sym &&
-		    n->u.symbol.sym->type == TY_STATS)
+		    (n->u.symbol.sym->type == TY_STATS ||
+		     n->u.symbol.sym->nkeys > 0))
 			cnt_mark(s, n, s->bad);
 		return true;
 	default:
@@ -174,6 +239,7 @@ cg_choose_counters(struct cg *g)
 	}
 	/* a function may be called from any probe */
 	s.alone = false;
+	s.in_function = true;
 	for (i = 0; i < p->nfunctions; i++) {
 		struct node *decl = p->functions[i]->decl;
 
@@ -186,8 +252,9 @@ cg_choose_counters(struct cg *g)
 		/* Part of a program (the BPF backend's user half): what the
 		 * other part does with a global is not visible here. */
 		sym->cpu_adds = !p->whole && s.counted[i] && !s.bad[i] &&
-				sym->nkeys == 0 &&
-				(sym->type == TY_LONG || sym->type == TY_STATS);
+				(sym->nkeys == 0 ?
+				 sym->type == TY_LONG || sym->type == TY_STATS :
+				 sym->type == TY_LONG && !sym->wrap);
 	}
 }
 
@@ -220,6 +287,55 @@ cg_counter_store(struct cg *g, struct symbol *sym, const char *val)
 		      cg_counter_deltas(g, sym), val);
 }
 
+/* `a[k]++` and the like as a statement, in a probe that may run beside
+ * others: into this CPU's deltas.  Keys, then the delta, are evaluated
+ * in the order an ordinary array's count evaluates them. */
+static bool
+cg_array_count_stmt(struct cg *g, struct node *stmt_expr)
+{
+	struct symbol *sym;
+	struct node *idx, *delta;
+	bool negate;
+	const char *k, *kd, *v, *rc;
+
+	if (!cnt_array_add_parts(stmt_expr, &sym, &idx, &delta, &negate) ||
+	    !sym->cpu_adds || g->alone)
+		return false;
+	kd = cg_keys_decl(g, &idx->u.index.keys, &k, NULL);
+	v = cg_fmt(g, "__t%d", g->label_seq++);
+	rc = cg_fmt(g, "__rc%d", g->label_seq++);
+	cg_line(&g->w, "{ %sint64_t %s = %s; int %s = tap_cmap_add(&%s, %s, "
+		"%s%s); %s }", kd, v, delta ? cg_expr(g, delta) : "1", rc,
+		cg_counter_deltas(g, sym), k,
+		negate ? "(int64_t)0 - (uint64_t)" : "", v,
+		cg_raise_rc(g, rc, sym, cg_near(g, idx)));
+	return true;
+}
+
+void
+cg_fold_counted_arrays(struct cg *g, struct symbol *only,
+		       const char *exit_label)
+{
+	struct program *p = g->prog;
+	const char *saved = g->err_label;
+	int i;
+
+	g->err_label = exit_label;
+	for (i = 0; i < p->nglobals; i++) {
+		struct symbol *sym = p->globals[i];
+		const char *rc, *near;
+
+		if (!sym->cpu_adds || sym->nkeys == 0 || (only && sym != only))
+			continue;
+		rc = cg_fmt(g, "__rc%d", g->label_seq++);
+		near = cg_where(g, sym->decl->loc,
+				cg_fmt(g, "identifier '%s'", sym->name));
+		cg_line(&g->w, "{ int %s = tap_cmap_fold(&%s); %s }", rc,
+			cg_counter_deltas(g, sym), cg_raise_rc(g, rc, sym, near));
+	}
+	g->err_label = saved;
+}
+
 /* `n++` and the like as a statement: true when it was generated here. */
 bool
 cg_counter_stmt(struct cg *g, struct node *stmt_expr)
@@ -229,6 +345,8 @@ cg_counter_stmt(struct cg *g, struct node *stmt_expr)
 	bool negate;
 	const char *v;
 
+	if (cg_array_count_stmt(g, stmt_expr))
+		return true;
 	if (!cg_counter_add_parts(stmt_expr, &sym, &delta, &negate) ||
 	    !sym->cpu_adds || sym->type != TY_LONG)
 		return false;

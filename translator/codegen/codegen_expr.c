@@ -44,7 +44,7 @@ cg_raise(struct cg *g, const char *msg, const char *near)
 }
 
 /* ... and with a message computed at run time from rc (a TAP_E* code). */
-static const char *
+const char *
 cg_raise_rc(struct cg *g, const char *rc, struct symbol *arr,
 	    const char *near)
 {

@@ -57,6 +57,8 @@ struct cg {
 	struct cg_frame *frame;
 	struct cg_locks *locks;		/* the handler's, while its body is
 					 * generated; NULL otherwise */
+	bool alone;			/* generating a begin/end/error
+					 * handler (codegen_counters.c) */
 	const char *err_label;		/* where a script error jumps */
 	const char *out_label;		/* the frame's end */
 	int label_seq;
@@ -119,6 +121,8 @@ int cg_table_write(struct cg *g, const char *array, const char *type);
 const char *cg_expr(struct cg *g, struct node *n);
 const char *cg_str_temp(struct cg *g);
 const char *cg_raise(struct cg *g, const char *msg, const char *near);
+const char *cg_raise_rc(struct cg *g, const char *rc, struct symbol *arr,
+			const char *near);
 const char *cg_keys_decl(struct cg *g, struct node_list *keys,
 			 const char **arr, uint32_t *wildcard);
 const char *cg_symbol_ref(struct cg *g, struct symbol *sym);
@@ -164,8 +168,11 @@ void cg_locks_before_stmt(struct cg *g, struct node *n);
 bool cg_locks_held(struct cg *g);
 void cg_locks_set_held(struct cg *g, bool held);
 
-/* codegen_counters.c: scalar globals that probes only count live in
- * per-CPU counters (sym->cpu_adds); their reads, stores and counts. */
+/* codegen_counters.c: globals that probes only count live in per-CPU
+ * counters (sym->cpu_adds; arrays: per-CPU deltas folded where they are
+ * read); their reads, stores and counts. */
+extern const struct provider provider_begin_end;	/* the probes that
+							 * run alone */
 void cg_choose_counters(struct cg *g);
 bool cg_counter_add_parts(struct node *stmt_expr, struct symbol **sym,
 			  struct node **delta, bool *negate);
@@ -175,6 +182,8 @@ const char *cg_scalar_value(struct cg *g, struct symbol *sym);
 const char *cg_counter_store(struct cg *g, struct symbol *sym,
 			     const char *val);
 bool cg_counter_stmt(struct cg *g, struct node *stmt_expr);
+void cg_fold_counted_arrays(struct cg *g, struct symbol *only,
+			    const char *exit_label);
 
 /* codegen_probe.c */
 void cg_frame_note(struct cg *g, struct symbol *sym);

@@ -133,6 +133,7 @@ cg_handler(struct cg *g, struct derived_probe *dp, int index)
 	for (i = 0; i < dp->nlocals; i++)
 		cg_frame_add(g, &f, dp->locals[i]);
 	cg_locks_begin(g, &locks, index, nlocks);
+	g->alone = dp->provider == &provider_begin_end;
 	text = cg_frame_body(g, dp->body, dp->cond);
 	cg_locks_end(g);
 	cg_frame_struct(g, &f);
@@ -151,6 +152,9 @@ cg_handler(struct cg *g, struct derived_probe *dp, int index)
 	cg_line(&g->w, "(void)l;");
 	cg_line(&g->w, "c->next = false;");
 	cg_locals_init(g, &f, 0);
+	if (g->alone)	/* counts made beside it, before it reads them */
+		cg_fold_counted_arrays(g, NULL, "out");
+	g->alone = false;
 	fputs(text, g->w.out);
 	free(text);
 	cg_label(&g->w, "out");
