@@ -44,8 +44,7 @@ int
 tap_cmap_init(struct tap_cmap *c, struct tap_map *array,
 	      const struct tap_map_spec *spec)
 {
-	unsigned int cpu;
-	int rc = TAP_OK;
+	int rc;
 
 	tap_memset(c, 0, sizeof(*c));
 	if (spec->value != TAP_T_LONG || spec->wrap)
@@ -55,17 +54,10 @@ tap_cmap_init(struct tap_cmap *c, struct tap_map *array,
 	c->ncpus = tap_num_cpus();
 	if (map_bytes(array) * c->ncpus > TAP_CMAP_MAX_BYTES)
 		return TAP_OK;		/* counts take c->lock instead */
-	/* Cache-line aligned, so that no two CPUs' maps share a line. */
-	c->cpu_mem = tap_alloc(c->ncpus * sizeof(*c->cpu) + TAP_CACHELINE);
 	c->cursor = tap_alloc(c->ncpus * sizeof(*c->cursor));
-	if (!c->cpu_mem || !c->cursor) {
-		tap_cmap_free(c);
+	if (!c->cursor)
 		return TAP_ENOMEM;
-	}
-	c->cpu = (struct tap_map *)TAP_ALIGN_UP((uintptr_t)c->cpu_mem,
-						TAP_CACHELINE);
-	for (cpu = 0; rc == TAP_OK && cpu < c->ncpus; cpu++)
-		rc = tap_map_init(&c->cpu[cpu], spec);
+	rc = tap_map_percpu_init(&c->cpu, &c->cpu_mem, c->ncpus, spec);
 	if (rc != TAP_OK)
 		tap_cmap_free(c);
 	return rc;
@@ -74,15 +66,8 @@ tap_cmap_init(struct tap_cmap *c, struct tap_map *array,
 void
 tap_cmap_free(struct tap_cmap *c)
 {
-	unsigned int cpu;
-
-	if (c->cpu)
-		for (cpu = 0; cpu < c->ncpus; cpu++)
-			tap_map_free(&c->cpu[cpu]);
-	tap_free(c->cpu_mem);
+	tap_map_percpu_free(&c->cpu, &c->cpu_mem, c->ncpus);
 	tap_free(c->cursor);
-	c->cpu_mem = NULL;
-	c->cpu = NULL;
 	c->cursor = NULL;
 }
 

@@ -135,6 +135,40 @@ tap_map_free(struct tap_map *m)
 	m->count = 0;
 }
 
+int
+tap_map_percpu_init(struct tap_map **maps, void **mem, unsigned int n,
+		    const struct tap_map_spec *spec)
+{
+	unsigned int cpu;
+	int rc = TAP_OK;
+
+	/* Cache-line aligned, so that no two CPUs' maps share a line;
+	 * zeroed, so that maps not reached by a failed init free as empty. */
+	*mem = tap_alloc(n * sizeof(**maps) + TAP_CACHELINE);
+	if (!*mem) {
+		*maps = NULL;
+		return TAP_ENOMEM;
+	}
+	*maps = (struct tap_map *)TAP_ALIGN_UP((uintptr_t)*mem, TAP_CACHELINE);
+	for (cpu = 0; rc == TAP_OK && cpu < n; cpu++)
+		rc = tap_map_init(&(*maps)[cpu], spec);
+	if (rc != TAP_OK)
+		tap_map_percpu_free(maps, mem, n);
+	return rc;
+}
+
+void
+tap_map_percpu_free(struct tap_map **maps, void **mem, unsigned int n)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; *maps && cpu < n; cpu++)
+		tap_map_free(&(*maps)[cpu]);
+	tap_free(*mem);
+	*maps = NULL;
+	*mem = NULL;
+}
+
 /* ---- hashing and key comparison -------------------------------------- */
 
 static inline uint64_t

@@ -81,6 +81,12 @@ struct tap_map {
 /* Life cycle (init time only). */
 int tap_map_init(struct tap_map *m, const struct tap_map_spec *spec);
 void tap_map_free(struct tap_map *m);
+/* n maps alike, one per CPU, each on cache lines of its own (pmap.c,
+ * cmap.c); *mem is the allocation, for tap_map_percpu_free(), which
+ * also undoes a failed init. */
+int tap_map_percpu_init(struct tap_map **maps, void **mem, unsigned int n,
+			const struct tap_map_spec *spec);
+void tap_map_percpu_free(struct tap_map **maps, void **mem, unsigned int n);
 
 static inline uint32_t
 tap_map_size(const struct tap_map *m)

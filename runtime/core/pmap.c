@@ -18,29 +18,22 @@ int
 tap_pmap_init(struct tap_pmap *p, const struct tap_map_spec *spec)
 {
 	struct tap_map_spec agg_spec;
-	unsigned int cpu;
 	int rc;
 
 	tap_memset(p, 0, sizeof(*p));
 	if (spec->value != TAP_T_STAT || !spec->stat)
 		return TAP_EINVAL;
 	p->ncpus = tap_num_cpus();
-	/* Cache-line aligned, so that no two CPUs' maps share a line. */
-	p->cpu_mem = tap_alloc(p->ncpus * sizeof(*p->cpu) + TAP_CACHELINE);
 	p->one = tap_alloc(tap_stat_data_size(spec->stat));
-	if (!p->cpu_mem || !p->one) {
-		tap_pmap_free(p);
+	if (!p->one)
 		return TAP_ENOMEM;
-	}
-	p->cpu = (struct tap_map *)TAP_ALIGN_UP((uintptr_t)p->cpu_mem,
-						TAP_CACHELINE);
 	/* The merged map never wraps: evicting while merging would lose a
 	 * key the second pass looks up; overflowing is reported instead. */
 	agg_spec = *spec;
 	agg_spec.wrap = false;
 	rc = tap_map_init(&p->agg, &agg_spec);
-	for (cpu = 0; rc == TAP_OK && cpu < p->ncpus; cpu++)
-		rc = tap_map_init(&p->cpu[cpu], spec);
+	if (rc == TAP_OK)
+		rc = tap_map_percpu_init(&p->cpu, &p->cpu_mem, p->ncpus, spec);
 	if (rc != TAP_OK)
 		tap_pmap_free(p);
 	return rc;
@@ -49,16 +42,9 @@ tap_pmap_init(struct tap_pmap *p, const struct tap_map_spec *spec)
 void
 tap_pmap_free(struct tap_pmap *p)
 {
-	unsigned int cpu;
-
-	if (p->cpu)
-		for (cpu = 0; cpu < p->ncpus; cpu++)
-			tap_map_free(&p->cpu[cpu]);
+	tap_map_percpu_free(&p->cpu, &p->cpu_mem, p->ncpus);
 	tap_map_free(&p->agg);
-	tap_free(p->cpu_mem);
 	tap_free(p->one);
-	p->cpu_mem = NULL;
-	p->cpu = NULL;
 	p->one = NULL;
 }
 

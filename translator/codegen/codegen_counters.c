@@ -73,25 +73,33 @@ cnt_mark(struct cnt_scan *s, struct node *n, bool *flags)
 		flags[i] = true;
 }
 
+/* What `x++`, `--x`, `x += d` or `x -= d` counts into (x), and by what
+ * (d, NULL for one; negated for -- and -=); NULL for any other
+ * expression. */
+static struct node *
+count_target(struct node *e, struct node **delta, bool *negate)
+{
+	if (e->kind == N_CREMENT) {
+		*delta = NULL;
+		*negate = e->u.crement.op == OP_DEC;
+		return e->u.crement.operand;
+	}
+	if (e->kind == N_ASSIGN && (e->u.binary.op == OP_ADD_ASSIGN ||
+				    e->u.binary.op == OP_SUB_ASSIGN)) {
+		*delta = e->u.binary.rhs;
+		*negate = e->u.binary.op == OP_SUB_ASSIGN;
+		return e->u.binary.lhs;
+	}
+	return NULL;
+}
+
 bool
 cg_counter_add_parts(struct node *stmt_expr, struct symbol **sym,
 		     struct node **delta, bool *negate)
 {
-	struct node *e = stmt_expr, *x;
+	struct node *x = count_target(stmt_expr, delta, negate);
 
-	if (e->kind == N_CREMENT) {
-		x = e->u.crement.operand;
-		*delta = NULL;
-		*negate = e->u.crement.op == OP_DEC;
-	} else if (e->kind == N_ASSIGN && (e->u.binary.op == OP_ADD_ASSIGN ||
-					   e->u.binary.op == OP_SUB_ASSIGN)) {
-		x = e->u.binary.lhs;
-		*delta = e->u.binary.rhs;
-		*negate = e->u.binary.op == OP_SUB_ASSIGN;
-	} else {
-		return false;
-	}
-	if (x->kind != N_SYMBOL || !x->u.symbol.sym ||
+	if (!x || x->kind != N_SYMBOL || !x->u.symbol.sym ||
 	    x->u.symbol.sym->kind != SYM_GLOBAL ||
 	    x->u.symbol.sym->nkeys != 0 || x->u.symbol.sym->type != TY_LONG)
 		return false;
@@ -105,22 +113,10 @@ static bool
 cnt_array_add_parts(struct node *stmt_expr, struct symbol **sym,
 		    struct node **idx, struct node **delta, bool *negate)
 {
-	struct node *e = stmt_expr, *x, *base;
+	struct node *x = count_target(stmt_expr, delta, negate), *base;
 	int i;
 
-	if (e->kind == N_CREMENT) {
-		x = e->u.crement.operand;
-		*delta = NULL;
-		*negate = e->u.crement.op == OP_DEC;
-	} else if (e->kind == N_ASSIGN && (e->u.binary.op == OP_ADD_ASSIGN ||
-					   e->u.binary.op == OP_SUB_ASSIGN)) {
-		x = e->u.binary.lhs;
-		*delta = e->u.binary.rhs;
-		*negate = e->u.binary.op == OP_SUB_ASSIGN;
-	} else {
-		return false;
-	}
-	if (x->kind != N_INDEX)
+	if (!x || x->kind != N_INDEX)
 		return false;
 	base = x->u.index.base;
 	if (base->kind != N_SYMBOL || !base->u.symbol.sym ||
