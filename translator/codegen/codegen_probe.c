@@ -150,7 +150,7 @@ cg_handler(struct cg *g, struct derived_probe *dp, int index)
 	if (nlocks)	/* taken where the body first needs them */
 		cg_line(&g->w, "bool __locked = false;");
 	if (g->s->opts.timing)	/* -t: only then, so plain runs pay nothing */
-		cg_line(&g->w, "cycles_t __tap_t0 = tap_timing_start();");
+		cg_line(&g->w, "uint64_t __tap_t0 = tap_timing_start();");
 	cg_line(&g->w, "(void)l;");
 	cg_line(&g->w, "c->next = false;");
 	cg_locals_init(g, &f, 0);

@@ -55,14 +55,12 @@ static const struct unsupported_option {
 	enum option_feature {
 		F_TARGET_COMMAND, F_TARGET_PID, F_OUTPUT_FILE, F_BULK,
 		F_BUFFER_SIZE, F_FILE_LIMITS, F_GLOBALS, F_TIME_LIMIT, F_VM,
-		F_MAKE_OPTIONS, F_KEEP_BUILD, F_TIMING, F_LIST, F_LIST_VARS,
+		F_MAKE_OPTIONS, F_KEEP_BUILD, F_LIST, F_LIST_VARS,
 		F_DUMP_FUNCTIONS, F_DUMP_PROBE_TYPES, F_DUMP_PROBE_ALIASES,
 		F_TARGET_USER, F_BULK_IN_VM,
 	} feature;
 } unsupported_options[] = {
 	{ "-S with --vm, -b or --target=user", F_FILE_LIMITS },
-	/* runtime/user has no timing report; the module prints it */
-	{ "-t with --target=user", F_TIMING },
 	/* the per-CPU files would stay in the guest */
 	{ "-b with --vm", F_BULK_IN_VM },
 };
@@ -87,7 +85,6 @@ feature_given(const struct options *o, enum option_feature f)
 	case F_VM: return o->vm;
 	case F_MAKE_OPTIONS: return o->make_options != NULL;
 	case F_KEEP_BUILD: return o->keep_build;
-	case F_TIMING: return o->timing && o->target == TARGET_USER;
 	case F_LIST: return o->list_pattern && !o->list_vars;
 	case F_LIST_VARS: return o->list_pattern && o->list_vars;
 	case F_DUMP_FUNCTIONS: return o->dump_functions;
