@@ -52,6 +52,8 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/compat/tests/uprobe_return_instances.c \
 	runtime/linux/procfs.h \
 	runtime/linux/procfs.c \
+	runtime/linux/timing.h \
+	runtime/linux/timing.c \
 	runtime/linux/module.c \
 	runtime/linux/compat/compat.h \
 	runtime/linux/compat/tapconf.sh \

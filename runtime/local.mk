@@ -17,6 +17,7 @@ TAP_CORE_H_FILES = \
 	runtime/core/format.h \
 	runtime/core/tapstring.h \
 	runtime/core/json.h \
+	runtime/core/timing.h \
 	runtime/core/limits.h \
 	runtime/core/handler.h \
 	runtime/core/core.h
@@ -32,7 +33,8 @@ TAP_CORE_C_FILES = \
 	runtime/core/cmap.c \
 	runtime/core/format.c \
 	runtime/core/tapstring.c \
-	runtime/core/json.c
+	runtime/core/json.c \
+	runtime/core/timing.c
 
 noinst_LIBRARIES += runtime/libtapcore.a
 runtime_libtapcore_a_SOURCES = $(TAP_CORE_C_FILES) $(TAP_CORE_H_FILES)

@@ -42,6 +42,8 @@ struct tap_probe {
 	 * testsuite/vm/modules) need not name it. */
 	const char *script_point; /* pn(): the alias the script named, as
 				   * expanded ("syscall.read"); NULL: point */
+	int timing_index;	/* -t: its row in tap_module.timing (set only
+				 * with -t) */
 };
 
 /* timer.s(N) & co: fires every interval_ns, re-armed after each hit. */
@@ -70,6 +72,7 @@ struct tap_kprobe_probe;
 struct tap_netfilter_probe;
 struct tap_hwbkpt_probe;
 struct tap_procfs_file;		/* runtime/linux/procfs.h */
+struct tap_timing_probe;	/* runtime/linux/timing.h */
 
 /* The script, as the platform runs it: `tap_module`, generated. */
 struct tap_module_desc {
@@ -102,6 +105,10 @@ struct tap_module_desc {
 	const char *const *procfs_dirs;
 	size_t n_procfs_dirs;
 	size_t locals_size;	/* bytes of locals in each context */
+	/* -t: what the timing report names each probe (by index); NULL
+	 * without -t (the kernel's only) */
+	const struct tap_timing_probe *timing;
+	size_t n_timing;
 	int (*init)(void);	/* allocate globals; process context;
 				 * 0 or a TAP_E* code */
 	void (*exit)(void);	/* free them */

@@ -16,3 +16,4 @@
 #include "format.c"
 #include "tapstring.c"
 #include "json.c"
+#include "timing.c"

@@ -97,6 +97,9 @@ __printf(2, 3) void tap_warn(struct tap_context *c, const char *fmt, ...);
 
 /* One more skipped handler; past MAXSKIPPED the script stops. */
 void tap_count_skip(void);
+/* -t: the skip counted against probe p too (timing.c; nothing without
+ * -t).  Any context, an NMI's included. */
+void tap_timing_skip(const struct tap_probe *p);
 
 #include "../core/handler.h"
 
@@ -143,6 +146,7 @@ tap_context_enter(const struct tap_probe *probe, int want_state)
 		 * probe hit inside a handler): never nest. */
 		preempt_enable();
 		tap_count_skip();
+		tap_timing_skip(probe);
 		return NULL;
 	}
 	WRITE_ONCE(c->busy, 1);

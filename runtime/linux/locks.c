@@ -123,5 +123,6 @@ tap_locks_fail(struct tap_context *c, const struct tap_lock_use *locks,
 	/* skipped: as if it never ran, output included */
 	c->out.len = 0;
 	tap_count_skip();
+	tap_timing_skip(c->probe);
 	return false;
 }

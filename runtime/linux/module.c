@@ -20,6 +20,7 @@
 #include "compat/compat.h"
 #include "context.h"
 #include "dpath.h"
+#include "timing.h"
 #include "output.h"
 #include "owner.h"
 #include "probes.h"
@@ -294,6 +295,7 @@ tap_session_stop(void)
 		for (i = 0; i < tap_module.n_error; i++)
 			tap_run_special(tap_module.error[i],
 					TAP_SESSION_ERROR);
+		tap_timing_report();	/* -t; after them, as stap */
 	}
 	tap_transport_flush();
 	tap_send_counts();
@@ -353,6 +355,9 @@ tap_module_init(void)
 	ret = tap_contexts_alloc(tap_module.locals_size);
 	if (ret)
 		return ret;
+	ret = tap_timing_init();	/* -t only */
+	if (ret)
+		goto err_contexts;
 	if (tap_module.init) {
 		ret = tap_module.init();
 		if (ret)
@@ -376,6 +381,7 @@ err_globals:
 	if (tap_module.exit)
 		tap_module.exit();
 err_contexts:
+	tap_timing_exit();
 	tap_contexts_free();
 	return ret;
 }
@@ -392,6 +398,7 @@ tap_module_exit(void)
 	tap_transport_exit();
 	if (tap_module.exit)
 		tap_module.exit();
+	tap_timing_exit();
 	tap_contexts_free();
 }
 

@@ -96,6 +96,7 @@ tap_uprobe_save_entry(struct tap_uprobe_probe *u, struct pt_regs *regs,
 
 	if (!s) {	/* table full: this call's return is skipped */
 		tap_count_skip();
+		tap_timing_skip(&u->probe);
 		return;
 	}
 	data = tap_uentry_data_of(s);

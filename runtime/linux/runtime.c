@@ -25,4 +25,5 @@
 #include "ustack.c"
 #include "regex.c"
 #include "procfs.c"
+#include "timing.c"
 #include "module.c"

@@ -31,6 +31,7 @@
 #include "transport.h"
 #include "regex.h"
 #include "procfs.h"
+#include "timing.h"
 
 /* <stdint.h>'s limits, which the generated C uses on both targets (the
  * kernel spells them S64_MAX...). */

@@ -48,6 +48,7 @@ tap_context_enter(const struct tap_probe *probe, int want_state)
 		return NULL;
 	if (c->busy) {
 		tap_skipped_count++;
+		tap_timing_skip(probe);
 		return NULL;
 	}
 	c->busy = 1;

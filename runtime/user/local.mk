@@ -6,7 +6,9 @@ TAP_USER_FILES = \
 	runtime/user/runtime.h \
 	runtime/user/runtime.c \
 	runtime/user/context.c \
-	runtime/user/main.c
+	runtime/user/main.c \
+	runtime/user/timing.h \
+	runtime/user/timing.c
 
 nobase_dist_pkgdata_DATA += $(TAP_USER_FILES)
 EXTRA_DIST += runtime/user/README.md

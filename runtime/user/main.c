@@ -312,6 +312,7 @@ tap_finish(void)
 		       TAP_SESSION_STOPPING);
 	tap_run_probes(tap_module.error, tap_module.n_error,
 		       TAP_SESSION_ERROR);
+	tap_timing_report();	/* -t; after them, as the kernel's */
 	fflush(tap_out_file);
 	if (tap_error_count || tap_skipped_count)
 		fprintf(stderr, "WARNING: Number of errors: %d, skipped probes: %d\n",
@@ -338,7 +339,7 @@ tap_setup(int argc, char **argv, struct tap_user_opts *o)
 	}
 	tap_set_num_cpus(1);
 	tap_set_cpu_id(0);
-	if (tap_contexts_alloc(tap_module.locals_size))
+	if (tap_contexts_alloc(tap_module.locals_size) || tap_timing_init())
 		return -1;
 	rc = tap_module.init ? tap_module.init() : 0;
 	if (rc) {
@@ -394,6 +395,7 @@ main(int argc, char **argv)
 #endif
 	if (tap_module.exit)
 		tap_module.exit();
+	tap_timing_exit();
 	tap_contexts_free();
 	if (tap_out_file != stdout)
 		fclose(tap_out_file);

@@ -8,4 +8,5 @@
 #include "runtime.h"
 #include "../core/all.c"
 #include "context.c"
+#include "timing.c"
 #include "main.c"

@@ -81,6 +81,7 @@ struct tap_context *tap_context_enter(const struct tap_probe *probe,
 void tap_context_exit(struct tap_context *c);
 
 #include "../core/handler.h"
+#include "timing.h"
 
 #ifdef TAP_BPF
 /* --runtime=bpf: the BPF half's hooks (runtime/bpf/user_bpf.c), which

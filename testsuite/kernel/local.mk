@@ -52,6 +52,7 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/btf_write.stp \
 	testsuite/kernel/tests/context.stp \
 	testsuite/kernel/tests/counts.stp \
+	testsuite/kernel/tests/timing.stp \
 	testsuite/kernel/tests/countmap.stp \
 	testsuite/kernel/tests/errors.stp \
 	testsuite/kernel/tests/exit.stp \

@@ -16,6 +16,10 @@ EXTRA_DIST += testsuite/unit/check-comment-escape.sh
 TESTS += testsuite/unit/check-counters.sh
 EXTRA_DIST += testsuite/unit/check-counters.sh
 
+# -t's timing code in the generated C, and none without -t
+TESTS += testsuite/unit/check-timing.sh
+EXTRA_DIST += testsuite/unit/check-timing.sh
+
 # The helper every VM tier and the corpus tier ask whether a missing
 # dependency skips (77) or, under CI=true, fails the tier.
 TESTS += testsuite/unit/check-skip-or-fail.sh

@@ -87,6 +87,7 @@ build_module_name(const struct session *s)
  * edited runtime never meets a program built against the old one. */
 static const char *const build_runtime_files[] = {
 	"user/runtime.h", "user/runtime.c", "user/context.c", "user/main.c",
+	"user/timing.h", "user/timing.c", "core/timing.h", "core/timing.c",
 	"core/platform.h", "core/platform.c", "core/error.h", "core/error.c",
 	"core/value.h", "core/buf.h", "core/buf.c", "core/arith.h",
 	"core/stat.h", "core/stat.c", "core/hist.c", "core/map.h",

@@ -687,15 +687,24 @@ cg_probe_location(struct cg *g, const struct derived_probe *dp)
 	return cg_c_string(g, at, strlen(at));
 }
 
+/* -t: a probe record's row in the timing report, for its skips; nothing
+ * without -t. */
+static const char *
+cg_timing_index(struct cg *g, int index)
+{
+	return g->s->opts.timing ? cg_fmt(g, ", .timing_index = %d", index) : "";
+}
+
 const char *
 cg_probe_record(struct cg *g, const struct derived_probe *dp)
 {
 	const char *pn = dp->alias_name ? dp->alias_name : dp->name;
 
-	return cg_fmt(g, "{ .point = %s, .script_point = %s, .location = %s, .handler = probe_%d }",
+	return cg_fmt(g, "{ .point = %s, .script_point = %s, .location = %s, .handler = probe_%d%s }",
 		      cg_c_string(g, dp->name, strlen(dp->name)),
 		      cg_c_string(g, pn, strlen(pn)),
-		      cg_probe_location(g, dp), dp->index);
+		      cg_probe_location(g, dp), dp->index,
+		      cg_timing_index(g, dp->index));
 }
 
 void
@@ -764,11 +773,34 @@ cg_probe_records(struct cg *g)
 		dp->index = i;
 		cg_line(&g->w, "static const struct tap_probe __tap_probe_%d "
 			"__attribute__((unused)) = { .point = %s, .script_point = %s, "
-			".location = %s, .handler = probe_%d };", i,
+			".location = %s, .handler = probe_%d%s };", i,
 			cg_c_string(g, dp->name, strlen(dp->name)),
 			cg_c_string(g, pn, strlen(pn)),
-			cg_probe_location(g, dp), i);
+			cg_probe_location(g, dp), i, cg_timing_index(g, i));
 	}
+}
+
+/* -t: what the timing report (runtime/linux/timing.c) calls each probe,
+ * by index; the derivation is stap's " from: ALIAS". */
+static void
+cg_timing_table(struct cg *g)
+{
+	struct program *p = g->prog;
+	int i;
+
+	cg_blank(&g->w);
+	cg_open(&g->w, "static const struct tap_timing_probe __tap_timing[] =");
+	for (i = 0; i < p->nprobes; i++) {
+		struct derived_probe *dp = p->probes[i];
+		const char *pn = dp->alias_name ? dp->alias_name : dp->name;
+		const char *from = cg_fmt(g, " from: %s", pn);
+
+		cg_line(&g->w, "{ %s, %s, %s },",
+			cg_c_string(g, dp->name, strlen(dp->name)),
+			cg_probe_location(g, dp),
+			cg_c_string(g, from, strlen(from)));
+	}
+	cg_close(&g->w, ";");
 }
 
 /*
@@ -792,6 +824,8 @@ cg_module_desc(struct cg *g)
 		if ((*pp)->emit_tables)
 			(*pp)->emit_tables(g, b);
 	np = cg_params(g);
+	if (g->s->opts.timing)
+		cg_timing_table(g);
 	cg_blank(&g->w);
 	cg_open(&g->w, "struct tap_module_desc tap_module =");
 	for (pp = provider_registry; *pp; pp++)
@@ -799,6 +833,8 @@ cg_module_desc(struct cg *g)
 			(*pp)->emit_desc(g, b);
 	cg_desc_array(g, "params", "__tap_params", np);
 	cg_line(&g->w, ".locals_size = sizeof(union tap_frame) * (TAP_MAXNESTING + 1),");
+	if (g->s->opts.timing)
+		cg_desc_array(g, "timing", "__tap_timing", g->prog->nprobes);
 	cg_line(&g->w, ".init = tap_init_globals,");
 	cg_line(&g->w, ".exit = tap_exit_globals,");
 	cg_close(&g->w, ";");

@@ -149,6 +149,8 @@ cg_handler(struct cg *g, struct derived_probe *dp, int index)
 	cg_blank(&g->w);
 	if (nlocks)	/* taken where the body first needs them */
 		cg_line(&g->w, "bool __locked = false;");
+	if (g->s->opts.timing)	/* -t: only then, so plain runs pay nothing */
+		cg_line(&g->w, "uint64_t __tap_t0 = tap_timing_start();");
 	cg_line(&g->w, "(void)l;");
 	cg_line(&g->w, "c->next = false;");
 	cg_locals_init(g, &f, 0);
@@ -161,6 +163,9 @@ cg_handler(struct cg *g, struct derived_probe *dp, int index)
 	if (nlocks)
 		cg_line(&g->w, "if (__locked)\n\t\ttap_locks_release(__tap_locks_%d, %d);",
 			index, nlocks);
+	if (g->s->opts.timing)	/* the locks' release is the handler's too */
+		cg_line(&g->w, "tap_timing_record(%d, __tap_t0, c->error);",
+			index);
 	cg_close(&g->w, NULL);
 	g->frame = NULL;
 }

@@ -55,13 +55,12 @@ static const struct unsupported_option {
 	enum option_feature {
 		F_TARGET_COMMAND, F_TARGET_PID, F_OUTPUT_FILE, F_BULK,
 		F_BUFFER_SIZE, F_FILE_LIMITS, F_GLOBALS, F_TIME_LIMIT, F_VM,
-		F_MAKE_OPTIONS, F_KEEP_BUILD, F_TIMING, F_LIST, F_LIST_VARS,
+		F_MAKE_OPTIONS, F_KEEP_BUILD, F_LIST, F_LIST_VARS,
 		F_DUMP_FUNCTIONS, F_DUMP_PROBE_TYPES, F_DUMP_PROBE_ALIASES,
 		F_TARGET_USER, F_BULK_IN_VM,
 	} feature;
 } unsupported_options[] = {
 	{ "-S with --vm, -b or --target=user", F_FILE_LIMITS },
-	{ "-t", F_TIMING },
 	/* the per-CPU files would stay in the guest */
 	{ "-b with --vm", F_BULK_IN_VM },
 };
@@ -86,7 +85,6 @@ feature_given(const struct options *o, enum option_feature f)
 	case F_VM: return o->vm;
 	case F_MAKE_OPTIONS: return o->make_options != NULL;
 	case F_KEEP_BUILD: return o->keep_build;
-	case F_TIMING: return o->timing;
 	case F_LIST: return o->list_pattern && !o->list_vars;
 	case F_LIST_VARS: return o->list_pattern && o->list_vars;
 	case F_DUMP_FUNCTIONS: return o->dump_functions;
@@ -788,6 +786,7 @@ options_check_supported(struct session *s)
 			{ s->opts.buffer_mb > 0, "-s (the module's buffer size)" },
 			{ s->opts.make_options != NULL, "-B (kbuild's options)" },
 			{ s->opts.kernel_release != NULL, "-r (BPF programs are built for the running kernel)" },
+			{ s->opts.timing, "-t (the per-probe timing report is the module's)" },
 		};
 		for (size_t i = 0; i < sizeof(module_only) / sizeof(module_only[0]); i++)
 			if (module_only[i].given) {
@@ -869,6 +868,8 @@ static const char help_text[] =
 "  -s NUM                use NUM megabytes of output buffer per CPU\n"
 "  -G VAR=VALUE          set global VAR to VALUE when the script starts\n"
 "  -T SECONDS            stop the script after SECONDS\n"
+"  -t                    time each probe: after the end probes, print hits and\n"
+"                        min/avg/max cycles per probe, as stap -t (tapc(1))\n"
 "  --json                print arrays, aggregates, histograms and the end-of-run\n"
 "                        autoprint as JSON, one document a line (see tapc(1))\n"
 "\n"
