@@ -134,6 +134,19 @@ int taprun_stdin_open(const char *name);
  * end of the input (stop polling it), else 0. */
 int taprun_stdin_forward(int procfs_fd);
 
+/* flight.c: -F, -A, -d */
+enum taprun_mode {
+	TAPRUN_RUN,		/* load, run, unload */
+	TAPRUN_FLIGHT,		/* -F: load, arm, detach */
+	TAPRUN_ATTACH,		/* -A NAME: take over a detached session */
+	TAPRUN_STOP,		/* -d NAME: take it over and stop it */
+};
+int taprun_flight_find(const char *name);
+void taprun_flight_explain_open(const char *name, int err);
+int taprun_flight_detach(struct taprun_ctl *ctl, const char *name);
+void taprun_flight_say_detached(const char *name);
+int taprun_flight_attach(struct taprun_ctl *ctl, const char *name);
+
 /* system.c */
 void taprun_system_run(const char *cmd);
 
