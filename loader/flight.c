@@ -42,14 +42,22 @@ taprun_flight_explain_open(const char *name, int err)
 		taprun_err("module %s is not a tapc module (it has no tap_%s/ctl)", name, name);
 }
 
-/* DETACH: the module runs on, overwriting its oldest output. */
+/* DETACH: the module runs on, overwriting its oldest output.  A
+ * session that is ending (exit() in a begin probe, say) refuses with
+ * -EINVAL: the caller then stays and sees it end, as a plain run. */
 int
 taprun_flight_detach(struct taprun_ctl *ctl, const char *name)
 {
-	int ret = taprun_ctl_send(ctl, TAP_MSG_DETACH, NULL, 0);
+	int ret = taprun_ctl_request(ctl, TAP_MSG_DETACH);
 
-	if (ret)
+	if (ret == -EINVAL) {
+		taprun_verbose("module %s: the script is ending; not detaching", name);
 		return ret;
+	}
+	if (ret) {
+		taprun_err("ctl: the module refused DETACH: %s", strerror(-ret));
+		return ret;
+	}
 	taprun_verbose("detached from module %s", name);
 	return 0;
 }
@@ -68,8 +76,10 @@ taprun_flight_attach(struct taprun_ctl *ctl, const char *name)
 {
 	int ret;
 
-	ret = taprun_ctl_send(ctl, TAP_MSG_ATTACH, NULL, 0);
+	ret = taprun_ctl_request(ctl, TAP_MSG_ATTACH);
 	if (ret == -EINVAL)
 		taprun_err("module %s is not a detached flight recorder (started with taprun -F)", name);
+	else if (ret)
+		taprun_err("ctl: module %s refused ATTACH: %s", name, strerror(-ret));
 	return ret;
 }

@@ -80,6 +80,7 @@ struct taprun_session {
 	bool exit_sent;
 	bool stopped;		/* STOPPED received */
 	bool detached;		/* DETACH sent: the module runs on */
+	bool detach_refused;	/* the session was ending already */
 	int signals;
 	int status;		/* the exit status */
 	long long exit_deadline_ms;	/* for -T; 0 none */
@@ -605,11 +606,13 @@ taprun_poll_set(const struct taprun_session *s, struct pollfd *p, int *n)
 static void
 taprun_detach(struct taprun_session *s)
 {
-	if (s->exit_sent || s->stopped || s->detached)
+	if (s->exit_sent || s->stopped || s->detached || s->detach_refused)
 		return;
 	taprun_relay_read_dry(&s->relay);
 	if (taprun_flight_detach(&s->ctl, s->name) == 0)
 		s->detached = true;
+	else
+		s->detach_refused = true;	/* ending: see it to its end */
 }
 
 /* The session loop: until STOPPED, a detach, or the module stops

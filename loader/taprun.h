@@ -85,6 +85,7 @@ int taprun_ctl_open(struct taprun_ctl *ctl, const char *name);
 void taprun_ctl_close(struct taprun_ctl *ctl);
 int taprun_ctl_send(struct taprun_ctl *ctl, unsigned int type,
 		    const void *payload, size_t len);
+int taprun_ctl_request(struct taprun_ctl *ctl, unsigned int type);
 int taprun_ctl_fill(struct taprun_ctl *ctl);
 bool taprun_ctl_next(struct taprun_ctl *ctl, struct taprun_msg *msg);
 int taprun_ctl_hello(struct taprun_ctl *ctl, const char *name);
