@@ -81,6 +81,7 @@ struct taprun_session {
 	bool stopped;		/* STOPPED received */
 	bool detached;		/* DETACH sent: the module runs on */
 	bool detach_refused;	/* the session was ending already */
+	unsigned long long lost_before;	/* counts.lost when -A attached */
 	int signals;
 	int status;		/* the exit status */
 	long long exit_deadline_ms;	/* for -T; 0 none */
@@ -538,6 +539,29 @@ taprun_handle_msg(struct taprun_session *s, const struct taprun_msg *m)
 	}
 }
 
+/* The messages the module has queued: ATTACH's and DETACH's COUNTS are
+ * there as soon as the request returns. */
+static void
+taprun_ctl_take(struct taprun_session *s)
+{
+	struct taprun_msg m;
+
+	taprun_ctl_fill(&s->ctl);
+	while (taprun_ctl_next(&s->ctl, &m))
+		taprun_handle_msg(s, &m);
+}
+
+/* Detached again: output lost while this taprun read (the buffers full
+ * because it read too slowly) is said, as a plain run's closing line
+ * would; what is overwritten from now on is the next reader's to say. */
+static void
+taprun_report_detach_losses(struct taprun_session *s)
+{
+	taprun_ctl_take(s);
+	if (s->counts.lost > s->lost_before)
+		fprintf(stderr, "WARNING: Number of output records lost (buffers full): %llu\n", (unsigned long long)(s->counts.lost - s->lost_before));
+}
+
 static void
 taprun_report_counts(const struct taprun_session *s)
 {
@@ -784,6 +808,7 @@ out_module:
 out_detached:
 	/* Nobody owns the running module now: the lock file goes, so that
 	 * no later run takes it for one left by a dead taprun. */
+	taprun_report_detach_losses(s);
 	taprun_relay_close(&s->relay);
 	taprun_ctl_close(&s->ctl);
 	taprun_session_unlock(&s->lock, true);
@@ -798,12 +823,8 @@ out_detached:
 static int
 taprun_dump(struct taprun_session *s)
 {
-	struct taprun_msg m;
 	int n;
 
-	taprun_ctl_fill(&s->ctl);
-	while (taprun_ctl_next(&s->ctl, &m))
-		taprun_handle_msg(s, &m);
 	if (s->stopped)
 		return taprun_loop(s);	/* ended while detached: finish it */
 	n = taprun_relay_read_dry(&s->relay);
@@ -850,6 +871,8 @@ taprun_attach_run(struct taprun_session *s)
 		return ret;
 	}
 	s->started = true;
+	taprun_ctl_take(s);
+	s->lost_before = s->counts.lost;
 	ret = taprun_relay_open(&s->relay, s->name,
 				s->o->mode == TAPRUN_ATTACH ? s->o->outfile : NULL,
 				false);
@@ -865,6 +888,7 @@ taprun_attach_run(struct taprun_session *s)
 		ret = taprun_loop(s);
 	}
 	if (s->detached) {
+		taprun_report_detach_losses(s);
 		taprun_relay_close(&s->relay);
 		taprun_ctl_close(&s->ctl);
 		taprun_session_unlock(&s->lock, true);

@@ -332,6 +332,12 @@ tap_session_attached(void)
 	mutex_unlock(&tap_session_mutex);
 }
 
+void
+tap_session_counts(void)
+{
+	tap_send_counts();
+}
+
 static void
 tap_stop_work_fn(struct work_struct *work)
 {

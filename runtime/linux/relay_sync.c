@@ -168,22 +168,46 @@ tap_relay_skip_overwritten(struct rchan_buf *buf)
 	}
 }
 
-void
+/*
+ * Under the lock, as overwrite goes off: a ring that overwrote is full,
+ * and the writer's next switch would find no free sub-buffer before the
+ * reader has had time to read one, losing the newest records.  The
+ * oldest whole sub-buffer is given up instead, as an overwrite would
+ * have: its records are returned, to be counted as overwritten.
+ */
+static unsigned int
+tap_relay_make_room(struct rchan_buf *buf, unsigned int cpu)
+{
+	size_t n = buf->chan->n_subbufs;
+
+	if (buf->offset > buf->chan->subbuf_size ||
+	    buf->subbufs_produced - buf->subbufs_consumed + 1 < n)
+		return 0;
+	buf->subbufs_consumed++;
+	buf->bytes_consumed = 0;
+	return tap_relay_subbuf_reset(cpu, (buf->subbufs_consumed - 1) % n);
+}
+
+u64
 tap_relay_set_overwrite(struct rchan *chan, bool on)
 {
 	struct rchan_buf *buf;
 	unsigned long flags;
 	unsigned int cpu;
+	u64 given_up = 0;
 
 	for_each_possible_cpu(cpu) {
 		buf = *per_cpu_ptr(chan->buf, cpu);
 		if (!tap_relay_lock(cpu, &flags))
 			continue;
 		per_cpu_ptr(&tap_relay_cpu, cpu)->overwrite = on;
-		if (buf && !on)
+		if (buf && !on) {
 			tap_relay_skip_overwritten(buf);
+			given_up += tap_relay_make_room(buf, cpu);
+		}
 		tap_relay_unlock(cpu, flags);
 	}
+	return given_up;
 }
 
 /*

@@ -31,8 +31,9 @@ bool tap_relay_flushing(unsigned int cpu);
 bool tap_relay_overwriting(unsigned int cpu);
 unsigned int tap_relay_subbuf_reset(unsigned int cpu, size_t sub);
 /* Process context: overwrite on (the loader detached) or off (a loader
- * attached: the reader then starts at the oldest sub-buffer kept). */
-void tap_relay_set_overwrite(struct rchan *chan, bool on);
+ * attached: the reader then starts at the oldest sub-buffer kept, one
+ * given up to leave the writer room).  The records given up. */
+u64 tap_relay_set_overwrite(struct rchan *chan, bool on);
 extern struct file_operations tap_relay_fops;
 
 #endif /* TAP_LINUX_RELAY_SYNC_H */

@@ -299,6 +299,7 @@ tap_ctl_detach(void)
 		return -EINVAL;
 	tap_relay_set_overwrite(tap_chan, true);
 	WRITE_ONCE(tap_ctl_detached, true);
+	tap_session_counts();	/* what -A -o FILE's reading lost */
 	return 0;
 }
 
@@ -313,7 +314,8 @@ tap_ctl_attach(void)
 {
 	if (!READ_ONCE(tap_ctl_detached))
 		return -EINVAL;
-	tap_relay_set_overwrite(tap_chan, false);
+	atomic64_add(tap_relay_set_overwrite(tap_chan, false),
+		     &tap_overwritten_records);
 	WRITE_ONCE(tap_ctl_detached, false);
 	tap_session_attached();
 	return 0;

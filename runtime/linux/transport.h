@@ -45,5 +45,6 @@ int tap_session_arm(void);
 void tap_session_loader_gone(void);
 bool tap_session_running(void);		/* armed and not stopping */
 void tap_session_attached(void);	/* a loader took over (ATTACH) */
+void tap_session_counts(void);		/* COUNTS now (DETACH answers) */
 
 #endif /* TAP_LINUX_TRANSPORT_H */
