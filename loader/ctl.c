@@ -78,11 +78,26 @@ taprun_msg_name(unsigned int type)
 		[TAP_MSG_COUNTS] = "COUNTS", [TAP_MSG_STOPPED] = "STOPPED",
 		[TAP_MSG_ARM] = "ARM", [TAP_MSG_SYSTEM] = "SYSTEM",
 		[TAP_MSG_SWITCH_FILE] = "SWITCH_FILE",
+		[TAP_MSG_DETACH] = "DETACH", [TAP_MSG_ATTACH] = "ATTACH",
 	};
 
 	if (type < sizeof(names) / sizeof(names[0]) && names[type])
 		return names[type];
 	return "unknown";
+}
+
+/* A request the module may refuse as part of the conversation (DETACH
+ * of a session that is ending): -errno, and the caller words it. */
+int
+taprun_ctl_request(struct taprun_ctl *ctl, unsigned int type)
+{
+	struct tap_msg_hdr hdr = { .type = type, .len = 0 };
+	ssize_t n;
+
+	do {
+		n = write(ctl->fd, &hdr, sizeof(hdr));
+	} while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : 0;
 }
 
 int

@@ -19,6 +19,7 @@ TAPRUN_SOURCES = \
 	loader/target.c \
 	loader/system.c \
 	loader/stdin.c \
+	loader/flight.c \
 	runtime/linux/tap_protocol.h
 
 bin_PROGRAMS += taprun

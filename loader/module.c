@@ -145,7 +145,7 @@ taprun_insert_explain(const char *path, const char *name, int err)
 		taprun_err("this kernel cannot load modules; run it in a VM with `tapc --vm`");
 		break;
 	case EEXIST:
-		taprun_err("module %s is already loaded (another taprun running? remove it with `rmmod %s`)", name, name);
+		taprun_err("module %s is already loaded (another taprun running? a flight recorder: `taprun -A %s` attaches, `taprun -d %s` stops it; else remove it with `rmmod %s`)", name, name, name, name);
 		break;
 	case EPERM:
 		if (taprun_lockdown_active() && !taprun_module_signed(path)) {

@@ -4,6 +4,9 @@
  *   taprun [-v] [-o FILE [-S SIZE[,N]]] [-b] [-s MB] [-c CMD | -x PID]
  *          [-T SECS] [-G VAR=VALUE]... MODULE.ko [VAR=VALUE]...
  *   taprun MODULE.ko [OPTIONS] ...     (options after the module, as staprun)
+ *   taprun -F [-s MB] [-G VAR=VALUE]... MODULE.ko   (flight recorder: detach)
+ *   taprun -A [-o FILE] NAME           (attach; with -o: dump the ring, detach)
+ *   taprun -d NAME                     (stop a detached session, remove it)
  *   taprun -h | --help | -V | --version
  *
  * Takes: the module and options above.  Produces: the script's output on
@@ -15,7 +18,10 @@
  * runtime/linux/tap_protocol.h) and the relay files are read until the
  * module reports STOPPED; SIGINT, SIGTERM, SIGHUP, -T and the end of the -c
  * command ask the module to stop (a second signal stops waiting).
- * Must not: exit without removing the module, whatever the path.
+ * -F leaves the module running once its probes are armed (flight.c says
+ * how it detaches and how -A and -d take the session over again).
+ * Must not: exit without removing the module, whatever the path, except
+ * a flight recorder's, which is left running on purpose.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -56,6 +62,7 @@ struct taprun_opts {
 	double timeout;
 	unsigned long long file_limit;	/* -S SIZE, bytes */
 	unsigned int file_keep;		/* -S SIZE,N */
+	enum taprun_mode mode;		/* run, -F, -A, -d */
 };
 
 struct taprun_session {
@@ -72,6 +79,9 @@ struct taprun_session {
 	bool started;		/* STARTED received */
 	bool exit_sent;
 	bool stopped;		/* STOPPED received */
+	bool detached;		/* DETACH sent: the module runs on */
+	bool detach_refused;	/* the session was ending already */
+	unsigned long long lost_before;	/* counts.lost when -A attached */
 	int signals;
 	int status;		/* the exit status */
 	long long exit_deadline_ms;	/* for -T; 0 none */
@@ -139,6 +149,14 @@ taprun_help(void)
 	      "                 would pass SIZE megabytes; keep only the last N files\n"
 	      "  -T SECS        stop the script after SECS seconds\n"
 	      "  -G VAR=VALUE   set global VAR of the script (also VAR=VALUE after MODULE)\n"
+	      "  -F             flight recorder: arm the probes, then detach and leave the\n"
+	      "                 script running, its output in a ring in the kernel where\n"
+	      "                 the newest overwrites the oldest\n"
+	      "  -A NAME        attach to flight recorder NAME: print its ring, then its\n"
+	      "                 output as it comes; Ctrl-C stops the script, Ctrl-\\ detaches;\n"
+	      "                 with -o FILE: write the ring to FILE and detach\n"
+	      "  -d NAME        stop flight recorder NAME (its ring and end probes' output\n"
+	      "                 are printed) and remove the module\n"
 	      "  -v             say what taprun does; repeat for more\n"
 	      "  -h, --help     print this help and exit\n"
 	      "  -V, --version  print taprun's version and exit\n"
@@ -244,6 +262,39 @@ taprun_file_limits(struct taprun_opts *o, const char *arg)
 	return 0;
 }
 
+/* What -F, -A and -d leave no room for, refused by name. */
+static int
+taprun_check_mode(const struct taprun_opts *o)
+{
+	static const char *const flags[] = {
+		[TAPRUN_FLIGHT] = "-F", [TAPRUN_ATTACH] = "-A",
+		[TAPRUN_STOP] = "-d",
+	};
+	const char *clash = NULL;
+
+	if (o->mode == TAPRUN_RUN)
+		return 0;
+	if (o->cmd || o->target)
+		clash = "-c and -x (a detached script outlives any command)";
+	else if (o->timeout > 0)
+		clash = "-T (nobody is there to stop a detached script on time)";
+	else if (o->bulk)
+		clash = "-b";
+	else if (o->file_limit)
+		clash = "-S";
+	else if (o->mode == TAPRUN_FLIGHT && o->outfile)
+		clash = "-o (a file flight recorder, stap -F -o, is not supported yet: the output stays in the kernel's ring until taprun -A NAME -o FILE writes it out)";
+	else if (o->mode == TAPRUN_STOP && o->outfile)
+		clash = "-o";
+	else if (o->mode != TAPRUN_FLIGHT && (o->nassigns || o->params))
+		clash = "-G, -s and VAR=VALUE (the module is loaded already)";
+	if (clash) {
+		taprun_err("%s cannot be used with %s", flags[o->mode], clash);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int
 taprun_parse_args(int argc, char **argv, struct taprun_opts *o)
 {
@@ -259,10 +310,13 @@ taprun_parse_args(int argc, char **argv, struct taprun_opts *o)
 	/* No '+': options may follow the module, as staprun's do
 	 * (taprun mod.ko -c CMD); everything after "--" is the module and
 	 * its assignments. */
-	while ((opt = getopt_long(argc, argv, "vo:bs:S:c:x:T:G:hV", long_opts,
+	while ((opt = getopt_long(argc, argv, "vo:bs:S:c:x:T:G:FAdhV", long_opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'v': taprun_verbosity++; break;
+		case 'F': o->mode = TAPRUN_FLIGHT; break;
+		case 'A': o->mode = TAPRUN_ATTACH; break;
+		case 'd': o->mode = TAPRUN_STOP; break;
 		case 'o': o->outfile = optarg; break;
 		case 'b': o->bulk = true; break;
 		case 's':
@@ -316,7 +370,7 @@ taprun_parse_args(int argc, char **argv, struct taprun_opts *o)
 	for (i = optind + 1; i < argc; i++)
 		if (taprun_assign_add(o, argv[i]))
 			return -EINVAL;
-	return 0;
+	return taprun_check_mode(o);
 }
 
 static int
@@ -347,6 +401,7 @@ taprun_signals_block(void)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGQUIT);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0)
 		return -errno;
 	fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
@@ -395,6 +450,8 @@ taprun_reap_child(struct taprun_session *s)
 	}
 }
 
+static void taprun_detach(struct taprun_session *s);
+
 static void
 taprun_handle_signals(struct taprun_session *s)
 {
@@ -403,6 +460,12 @@ taprun_handle_signals(struct taprun_session *s)
 	while (read(s->sigfd, &si, sizeof(si)) == sizeof(si)) {
 		if (si.ssi_signo == SIGCHLD) {
 			taprun_reap_child(s);
+			continue;
+		}
+		/* Ctrl-\: an attached flight recorder is left running
+		 * again, as staprun does; otherwise a stop signal. */
+		if (si.ssi_signo == SIGQUIT && s->o->mode == TAPRUN_ATTACH) {
+			taprun_detach(s);
 			continue;
 		}
 		if (++s->signals > 1) {
@@ -476,6 +539,29 @@ taprun_handle_msg(struct taprun_session *s, const struct taprun_msg *m)
 	}
 }
 
+/* The messages the module has queued: ATTACH's and DETACH's COUNTS are
+ * there as soon as the request returns. */
+static void
+taprun_ctl_take(struct taprun_session *s)
+{
+	struct taprun_msg m;
+
+	taprun_ctl_fill(&s->ctl);
+	while (taprun_ctl_next(&s->ctl, &m))
+		taprun_handle_msg(s, &m);
+}
+
+/* Detached again: output lost while this taprun read (the buffers full
+ * because it read too slowly) is said, as a plain run's closing line
+ * would; what is overwritten from now on is the next reader's to say. */
+static void
+taprun_report_detach_losses(struct taprun_session *s)
+{
+	taprun_ctl_take(s);
+	if (s->counts.lost > s->lost_before)
+		fprintf(stderr, "WARNING: Number of output records lost (buffers full): %llu\n", (unsigned long long)(s->counts.lost - s->lost_before));
+}
+
 static void
 taprun_report_counts(const struct taprun_session *s)
 {
@@ -490,6 +576,10 @@ taprun_report_counts(const struct taprun_session *s)
 		fprintf(stderr, "WARNING: Number of output records lost (buffers full): %llu\n", (unsigned long long)n->lost);
 	if (n->warnings)
 		fprintf(stderr, "WARNING: Number of messages from the module not delivered: %llu\n", (unsigned long long)n->warnings);
+	/* By design, and apart from the losses: while detached the ring
+	 * keeps the newest output (taprun(8), FLIGHT RECORDER). */
+	if (n->overwritten)
+		fprintf(stderr, "WARNING: Number of output records overwritten in the flight recorder's ring while detached: %llu\n", (unsigned long long)n->overwritten);
 }
 
 static int
@@ -531,7 +621,26 @@ taprun_poll_set(const struct taprun_session *s, struct pollfd *p, int *n)
 	return p;
 }
 
-/* The session loop: until STOPPED, or the module stops answering. */
+/*
+ * Leave the session running (-F once armed, Ctrl-\ while attached): what
+ * the buffers hold now is printed first, then the module is told to run
+ * on alone.  A session that is stopping already is not left: the loop
+ * goes on to its end as usual.
+ */
+static void
+taprun_detach(struct taprun_session *s)
+{
+	if (s->exit_sent || s->stopped || s->detached || s->detach_refused)
+		return;
+	taprun_relay_read_dry(&s->relay);
+	if (taprun_flight_detach(&s->ctl, s->name) == 0)
+		s->detached = true;
+	else
+		s->detach_refused = true;	/* ending: see it to its end */
+}
+
+/* The session loop: until STOPPED, a detach, or the module stops
+ * answering. */
 static int
 taprun_loop(struct taprun_session *s)
 {
@@ -541,7 +650,7 @@ taprun_loop(struct taprun_session *s)
 	unsigned int generation = s->relay.generation - 1;
 	int ret = 0, n = 0;
 
-	while (!s->stopped) {
+	while (!s->stopped && !s->detached) {
 		/* a CPU brought online makes its trace file then */
 		if (taprun_now_ms() >= next_scan) {
 			taprun_relay_scan(&s->relay);
@@ -579,6 +688,8 @@ taprun_loop(struct taprun_session *s)
 		}
 		while (!s->stopped && taprun_ctl_next(&s->ctl, &m))
 			taprun_handle_msg(s, &m);
+		if (s->o->mode == TAPRUN_FLIGHT && s->started && !s->status)
+			taprun_detach(s);
 		if (s->exit_deadline_ms && taprun_now_ms() >= s->exit_deadline_ms)
 			taprun_request_exit(s, "-T time is up");
 		if (s->exit_sent && taprun_now_ms() >= s->stop_deadline_ms) {
@@ -587,7 +698,8 @@ taprun_loop(struct taprun_session *s)
 			goto out;
 		}
 	}
-	taprun_relay_read_dry(&s->relay);
+	if (!s->detached)
+		taprun_relay_read_dry(&s->relay);
 	ret = 0;
 out:
 	free(p);
@@ -679,12 +791,114 @@ taprun_run(struct taprun_session *s)
 	ret = taprun_loop(s);
 	if (s->stdin_fd >= 0)
 		close(s->stdin_fd);
+	if (s->detached)
+		goto out_detached;
 	taprun_report_counts(s);
 out_relay:
 	taprun_relay_close(&s->relay);
 out_ctl:
 	taprun_ctl_close(&s->ctl);
 out_module:
+	removed = taprun_module_remove(s->name) == 0;
+	if (!removed && !ret)
+		ret = -EBUSY;
+	taprun_session_unlock(&s->lock, removed);
+	return ret;
+
+out_detached:
+	/* Nobody owns the running module now: the lock file goes, so that
+	 * no later run takes it for one left by a dead taprun. */
+	taprun_report_detach_losses(s);
+	taprun_relay_close(&s->relay);
+	taprun_ctl_close(&s->ctl);
+	taprun_session_unlock(&s->lock, true);
+	taprun_flight_say_detached(s->name);
+	return ret;
+}
+
+/*
+ * -A -o FILE: the ring as it is now, into FILE, and detach again.  The
+ * COUNTS that ATTACH answers with give the records overwritten so far.
+ */
+static int
+taprun_dump(struct taprun_session *s)
+{
+	int n;
+
+	if (s->stopped)
+		return taprun_loop(s);	/* ended while detached: finish it */
+	n = taprun_relay_read_dry(&s->relay);
+	if (n < 0 || taprun_flight_detach(&s->ctl, s->name))
+		return n < 0 ? n : -EIO;
+	s->detached = true;
+	fprintf(stderr, "taprun: %d bytes of module %s's ring written to %s (%llu older records were overwritten); it runs on: \"taprun -A %s\" attaches, \"taprun -d %s\" stops it\n",
+		n, s->name, s->o->outfile, (unsigned long long)s->counts.overwritten, s->name, s->name);
+	return 0;
+}
+
+/*
+ * -A and -d: take over a session left running by taprun -F.  -A prints
+ * the ring and then the output as it comes, until the script ends, a
+ * signal stops it (Ctrl-C: as staprun -A, the script stops) or Ctrl-\
+ * detaches again; -d stops it at once.  A session that ends here is
+ * removed, as any other.
+ */
+static int
+taprun_attach_run(struct taprun_session *s)
+{
+	bool removed;
+	int ret;
+
+	ret = taprun_session_lock(&s->lock, s->name);
+	if (ret)
+		return ret;
+	ret = taprun_flight_find(s->name);
+	if (!ret) {
+		ret = taprun_ctl_open(&s->ctl, s->name);
+		if (ret)
+			taprun_flight_explain_open(s->name, ret);
+	}
+	if (ret) {
+		taprun_session_unlock(&s->lock, true);
+		return ret;
+	}
+	ret = taprun_ctl_hello(&s->ctl, s->name);
+	if (!ret)
+		ret = taprun_flight_attach(&s->ctl, s->name);
+	if (ret) {
+		taprun_ctl_close(&s->ctl);
+		taprun_session_unlock(&s->lock, true);
+		return ret;
+	}
+	s->started = true;
+	taprun_ctl_take(s);
+	s->lost_before = s->counts.lost;
+	ret = taprun_relay_open(&s->relay, s->name,
+				s->o->mode == TAPRUN_ATTACH ? s->o->outfile : NULL,
+				false);
+	if (ret) {
+		/* the session must not be left unread and not overwriting */
+		taprun_flight_detach(&s->ctl, s->name);
+		s->detached = true;
+	} else if (s->o->outfile) {
+		ret = taprun_dump(s);
+	} else {
+		if (s->o->mode == TAPRUN_STOP)
+			taprun_request_exit(s, "-d");
+		ret = taprun_loop(s);
+	}
+	if (s->detached) {
+		taprun_report_detach_losses(s);
+		taprun_relay_close(&s->relay);
+		taprun_ctl_close(&s->ctl);
+		taprun_session_unlock(&s->lock, true);
+		if (!s->o->outfile)
+			taprun_flight_say_detached(s->name);
+		return ret;
+	}
+	taprun_report_counts(s);
+	taprun_relay_close(&s->relay);
+	taprun_ctl_close(&s->ctl);
 	removed = taprun_module_remove(s->name) == 0;
 	if (!removed && !ret)
 		ret = -EBUSY;
@@ -702,6 +916,22 @@ main(int argc, char **argv)
 
 	if (taprun_parse_args(argc, argv, &o))
 		return 2;
+	if (o.mode == TAPRUN_ATTACH || o.mode == TAPRUN_STOP) {
+		/* NAME, or the module file it was loaded from */
+		if (taprun_module_name(o.module, s.name, sizeof(s.name)) ||
+		    taprun_check_platform())
+			return 1;
+		/* Ctrl-C and Ctrl-\ are how -A is driven: a shell that
+		 * started it in the background ignores both (POSIX, without
+		 * job control), and `kill -INT` must still reach it. */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		s.sigfd = taprun_signals_block();
+		if (s.sigfd < 0)
+			return 1;
+		ret = taprun_attach_run(&s);
+		return ret ? 1 : s.status;
+	}
 	if (taprun_module_name(o.module, s.name, sizeof(s.name)) ||
 	    taprun_check_privilege(o.module) || taprun_check_platform())
 		return 1;

@@ -85,6 +85,7 @@ int taprun_ctl_open(struct taprun_ctl *ctl, const char *name);
 void taprun_ctl_close(struct taprun_ctl *ctl);
 int taprun_ctl_send(struct taprun_ctl *ctl, unsigned int type,
 		    const void *payload, size_t len);
+int taprun_ctl_request(struct taprun_ctl *ctl, unsigned int type);
 int taprun_ctl_fill(struct taprun_ctl *ctl);
 bool taprun_ctl_next(struct taprun_ctl *ctl, struct taprun_msg *msg);
 int taprun_ctl_hello(struct taprun_ctl *ctl, const char *name);
@@ -133,6 +134,19 @@ int taprun_stdin_open(const char *name);
 /* Reads stdin and writes it to procfs_fd a byte at a time: -1 at the
  * end of the input (stop polling it), else 0. */
 int taprun_stdin_forward(int procfs_fd);
+
+/* flight.c: -F, -A, -d */
+enum taprun_mode {
+	TAPRUN_RUN,		/* load, run, unload */
+	TAPRUN_FLIGHT,		/* -F: load, arm, detach */
+	TAPRUN_ATTACH,		/* -A NAME: take over a detached session */
+	TAPRUN_STOP,		/* -d NAME: take it over and stop it */
+};
+int taprun_flight_find(const char *name);
+void taprun_flight_explain_open(const char *name, int err);
+int taprun_flight_detach(struct taprun_ctl *ctl, const char *name);
+void taprun_flight_say_detached(const char *name);
+int taprun_flight_attach(struct taprun_ctl *ctl, const char *name);
 
 /* system.c */
 void taprun_system_run(const char *cmd);

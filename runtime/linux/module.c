@@ -34,6 +34,7 @@
 
 static DEFINE_MUTEX(tap_session_mutex);
 static bool tap_started;		/* START arrived (under the mutex) */
+static int tap_stopped_status;		/* STOPPED's, kept for ATTACH */
 static atomic_t tap_exit_requested = ATOMIC_INIT(0);
 static atomic_t tap_shutting_down = ATOMIC_INIT(0);
 static struct timer_list tap_housekeeping;
@@ -264,6 +265,7 @@ tap_send_counts(void)
 		.errors = atomic64_read(&tap_error_count),
 		.warnings = tap_transport_dropped_msgs(),
 		.missed = missed,
+		.overwritten = tap_transport_overwritten(),
 	};
 
 	tap_ctl_send(TAP_MSG_COUNTS, &n, sizeof(n));
@@ -302,11 +304,40 @@ tap_session_stop(void)
 	/* Status 1 when errors (past MAXERRORS), MAXSKIPPED or overload
 	 * stopped the script, as runtime/user: errors MAXERRORS tolerated
 	 * are reported but leave the status 0. */
-	tap_send_status(TAP_MSG_STOPPED,
-			atomic_read(&tap_session_state) == TAP_SESSION_ERROR);
+	tap_stopped_status = atomic_read(&tap_session_state) ==
+			     TAP_SESSION_ERROR;
+	tap_send_status(TAP_MSG_STOPPED, tap_stopped_status);
 	atomic_set(&tap_session_state, TAP_SESSION_STOPPED);
 out:
 	mutex_unlock(&tap_session_mutex);
+}
+
+bool
+tap_session_running(void)
+{
+	return atomic_read(&tap_session_state) == TAP_SESSION_RUNNING;
+}
+
+/*
+ * taprun -A took over a detached session: the counts so far (-A -o FILE
+ * reports the records overwritten).  One that stopped meanwhile (an
+ * exit() or an error while detached) sent its STOPPED to nobody: send it
+ * again, so that the loader reads the ring and ends the session.
+ */
+void
+tap_session_attached(void)
+{
+	mutex_lock(&tap_session_mutex);
+	tap_send_counts();
+	if (atomic_read(&tap_session_state) == TAP_SESSION_STOPPED)
+		tap_send_status(TAP_MSG_STOPPED, tap_stopped_status);
+	mutex_unlock(&tap_session_mutex);
+}
+
+void
+tap_session_counts(void)
+{
+	tap_send_counts();
 }
 
 static void

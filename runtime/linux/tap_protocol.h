@@ -24,6 +24,13 @@
  *   loader -> DRAINED;  module: end probes, -> COUNTS, -> STOPPED {status}
  *   loader: drains again, closes its files, delete_module().
  *
+ * Flight recorder (taprun -F): once STARTED, the loader -> DETACH and
+ * closes ctl; the session runs on, its relay buffers overwriting their
+ * oldest sub-buffer when full.  taprun -A opens ctl again: HELLO, then
+ * ATTACH (overwrite off; the ring is read from its oldest record); a
+ * session that stopped meanwhile answers ATTACH with COUNTS and STOPPED.
+ * The attached loader may EXIT as above, or DETACH again.
+ *
  * HELLO's first two fields are frozen forever so that any two versions can at
  * least tell each other apart; everything else may change with
  * TAP_PROTOCOL_VERSION.  Must not: grow kernel-only or libc-only types.
@@ -46,7 +53,7 @@ typedef uint64_t tap_u64;
 #define TAP_PROTOCOL_MAGIC	0x31504154u	/* "TAP1" little-endian */
 /* Overridable only so that the test suite can build a mismatched module. */
 #ifndef TAP_PROTOCOL_VERSION
-#define TAP_PROTOCOL_VERSION	1u
+#define TAP_PROTOCOL_VERSION	2u
 #endif
 
 /* Longest payload of one message; ERROR and WARNING text is cut to fit. */
@@ -70,6 +77,8 @@ enum tap_msg_type {
 	TAP_MSG_ARM = 11,	/* loader: no payload; begin output read */
 	TAP_MSG_SYSTEM = 12,	/* module: a shell command for system(), text */
 	TAP_MSG_SWITCH_FILE = 13, /* module: no payload; -o FILE -> FILE.N */
+	TAP_MSG_DETACH = 14,	/* loader: no payload; run on, overwriting */
+	TAP_MSG_ATTACH = 15,	/* loader: no payload; take over the session */
 };
 
 struct tap_msg_hdr {
@@ -107,6 +116,7 @@ struct tap_msg_counts {
 	tap_u64 errors;		/* script run-time errors */
 	tap_u64 warnings;	/* warnings, including ones not delivered */
 	tap_u64 missed;		/* kprobe/kretprobe hits the kernel missed */
+	tap_u64 overwritten;	/* flight recorder: records overwritten */
 };
 
 #endif /* TAP_PROTOCOL_H */

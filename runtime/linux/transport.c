@@ -40,6 +40,11 @@ static struct dentry *tap_dir;
 static struct rchan *tap_chan;
 static size_t tap_n_subbufs = TAP_RELAY_N_SUBBUFS;
 static atomic64_t tap_lost_records = ATOMIC64_INIT(0);
+/* Flight recorder (taprun -F): records overwritten while no loader read
+ * them, by design; reported apart from the losses. */
+static atomic64_t tap_overwritten_records = ATOMIC64_INIT(0);
+/* DETACH came: the loader's going away leaves the session running. */
+static bool tap_ctl_detached;
 
 static struct tap_ctl_slot *tap_ctl_ring;	/* TAP_CTL_SLOTS slots */
 static unsigned int tap_ctl_head, tap_ctl_tail;	/* producer, consumer */
@@ -61,10 +66,20 @@ static int
 tap_relay_subbuf_start(struct rchan_buf *buf, void *subbuf, void *prev_subbuf,
 		       size_t prev_padding)
 {
-	/* No overwrite: a full buffer drops the record and counts it.  A
-	 * flush's switch is refused too, but it loses nothing (the flag is
-	 * read under buf's CPU lock, relay_sync.c). */
+	size_t sub = ((char *)subbuf - (char *)buf->start) /
+		     buf->chan->subbuf_size;
+	unsigned int had = tap_relay_subbuf_reset(buf->cpu, sub);
+
+	/* Flight recorder, detached: the oldest sub-buffer is reused and
+	 * the records it held are counted as overwritten.  Otherwise no
+	 * overwrite: a full buffer drops the record and counts it as lost.
+	 * A flush's switch is refused too, but it loses nothing (the flags
+	 * are read under buf's CPU lock, relay_sync.c). */
 	if (relay_buf_full(buf)) {
+		if (tap_relay_overwriting(buf->cpu)) {
+			atomic64_add(had, &tap_overwritten_records);
+			return 1;
+		}
 		if (!tap_relay_flushing(buf->cpu))
 			atomic64_inc(&tap_lost_records);
 		return 0;
@@ -125,6 +140,12 @@ u64
 tap_transport_lost(void)
 {
 	return atomic64_read(&tap_lost_records);
+}
+
+u64
+tap_transport_overwritten(void)
+{
+	return atomic64_read(&tap_overwritten_records);
 }
 
 u64
@@ -255,10 +276,48 @@ tap_ctl_open_file(struct inode *inode, struct file *file)
 static int
 tap_ctl_release(struct inode *inode, struct file *file)
 {
+	bool detached = READ_ONCE(tap_ctl_detached);
+
 	atomic_set(&tap_ctl_open, 0);
 	wake_up(&tap_drain_wait);
-	/* The loader is gone: nobody will ask for exit or read output. */
-	tap_session_loader_gone();
+	/* A flight recorder runs on into its ring; otherwise the loader is
+	 * gone: nobody will ask for exit or read output. */
+	if (!detached)
+		tap_session_loader_gone();
+	return 0;
+}
+
+/*
+ * DETACH (taprun -F, or -A leaving again): the session runs on with no
+ * reader, its output overwriting the oldest in the ring.  Only a running
+ * session: one that never started or has stopped has nothing to record.
+ */
+static int
+tap_ctl_detach(void)
+{
+	if (!tap_session_running())
+		return -EINVAL;
+	tap_relay_set_overwrite(tap_chan, true);
+	WRITE_ONCE(tap_ctl_detached, true);
+	tap_session_counts();	/* what -A -o FILE's reading lost */
+	return 0;
+}
+
+/*
+ * ATTACH (taprun -A): a loader takes over a detached session.  Overwrite
+ * goes off first, so the reader starts at the oldest record kept; a
+ * session that stopped while detached says so again (its COUNTS and
+ * STOPPED went to nobody), and the loader reads its end and removes it.
+ */
+static int
+tap_ctl_attach(void)
+{
+	if (!READ_ONCE(tap_ctl_detached))
+		return -EINVAL;
+	atomic64_add(tap_relay_set_overwrite(tap_chan, false),
+		     &tap_overwritten_records);
+	WRITE_ONCE(tap_ctl_detached, false);
+	tap_session_attached();
 	return 0;
 }
 
@@ -387,6 +446,10 @@ tap_ctl_dispatch(const struct tap_ctl_slot *m)
 	case TAP_MSG_EXIT:
 		tap_request_exit();
 		return 0;
+	case TAP_MSG_DETACH:
+		return tap_ctl_detach();
+	case TAP_MSG_ATTACH:
+		return tap_ctl_attach();
 	case TAP_MSG_DRAINED:
 		WRITE_ONCE(tap_ctl_drained, true);
 		wake_up(&tap_drain_wait);
@@ -473,10 +536,12 @@ tap_transport_init(const char *modname)
 		tap_dir = NULL;
 		goto err;
 	}
-	tap_relay_sync_init();
 	if (__tap_bufsize_mb)
 		tap_n_subbufs = max_t(size_t, 2, (size_t)__tap_bufsize_mb *
 				      (1024 * 1024 / TAP_RELAY_SUBBUF_SIZE));
+	ret = tap_relay_sync_init(tap_n_subbufs);
+	if (ret)
+		goto err;
 	tap_chan = relay_open("trace", tap_dir, TAP_RELAY_SUBBUF_SIZE,
 			      tap_n_subbufs, &tap_relay_callbacks, NULL);
 	if (!tap_chan) {
@@ -504,6 +569,7 @@ tap_transport_exit(void)
 		relay_close(tap_chan);
 		tap_chan = NULL;
 	}
+	tap_relay_sync_exit();
 	debugfs_remove_recursive(tap_dir);
 	tap_dir = NULL;
 	kfree(tap_ctl_ring);

@@ -30,6 +30,7 @@ void tap_transport_write(const void *data, size_t len);
 void tap_transport_flush(void);
 void tap_transport_count_lost(void);
 u64 tap_transport_lost(void);
+u64 tap_transport_overwritten(void);
 u64 tap_transport_dropped_msgs(void);
 
 int tap_ctl_send(u32 type, const void *payload, size_t len);
@@ -42,5 +43,8 @@ void tap_ctl_drain(unsigned long timeout_jiffies);
 int tap_session_begin(int target_pid, const char *params, size_t params_len);
 int tap_session_arm(void);
 void tap_session_loader_gone(void);
+bool tap_session_running(void);		/* armed and not stopping */
+void tap_session_attached(void);	/* a loader took over (ATTACH) */
+void tap_session_counts(void);		/* COUNTS now (DETACH answers) */
 
 #endif /* TAP_LINUX_TRANSPORT_H */

@@ -16,11 +16,13 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/sigenforce.vmtest \
 	testsuite/kernel/tests/sigcheck.stp \
 	testsuite/kernel/tests/rotate.stp \
+	testsuite/kernel/tests/flight.stp \
 	testsuite/kernel/kworkload.c \
 	testsuite/kernel/procfs-work.sh \
 	testsuite/kernel/cpuonline-work.sh \
 	testsuite/kernel/dpath-work.sh \
 	testsuite/kernel/prom-lint \
+	testsuite/kernel/flight-summary \
 	testsuite/kernel/tests/prom_metrics.stp \
 	testsuite/kernel/tests/prom_check \
 	testsuite/kernel/tests/lang_prometheus.stp \

@@ -2,7 +2,8 @@
 # check-taprun-cli.sh -- taprun's command line, which needs no kernel:
 # --help and -V exit 0 and say what they should; options after the module
 # are read as options (staprun's order), not as VAR=VALUE settings; -S's
-# values and its need of -o are checked before anything is loaded.
+# values and its need of -o, and what -F, -A and -d refuse, are checked
+# before anything is loaded.
 #
 # Takes: $TAPRUN (default ./taprun).  Runs on the host: nothing is loaded
 # (a command-line error exits 2 before taprun looks at the module).
@@ -27,7 +28,7 @@ run() {
 has() { grep -Eq -- "$1" "$tmp/out" || { fail "$2: no line matching '$1' in:"; cat "$tmp/out" >&2; }; }
 
 run 0 --help
-for opt in -c -x -o -b -s -S -T -G -v -h -V; do
+for opt in -c -x -o -b -s -S -T -G -F -A -d -v -h -V; do
 	has "^  $opt[ ,]" "--help lists $opt"
 done
 has 'options may also follow MODULE\.ko' "--help says options may follow"
@@ -50,6 +51,17 @@ run 2 -o f -b -S 1 x.ko
 has '^taprun: -S needs -o FILE \(and no -b\)' "-S with -b"
 run 2 -o f -S 1,x x.ko
 has '^taprun: -S 1,x: expected' "-S 1,x"
+# -F, -A, -d: what a detached session cannot honour, refused by name
+run 2 -F -c true x.ko
+has '^taprun: -F cannot be used with -c and -x' "-F -c"
+run 2 -F -o f x.ko
+has '^taprun: -F cannot be used with -o \(a file flight recorder, stap -F -o, is not supported yet' "-F -o"
+run 2 -A -G a=1 x
+has '^taprun: -A cannot be used with -G, -s and VAR=VALUE' "-A -G"
+run 2 -d -T 5 x
+has '^taprun: -d cannot be used with -T' "-d -T"
+run 2 -d -o f x
+has '^taprun: -d cannot be used with -o$' "-d -o"
 run 2 --no-such-option x.ko
 run 2
 has '^usage: taprun ' "no module"

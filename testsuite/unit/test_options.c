@@ -391,6 +391,37 @@ START_TEST(test_runtime)
 }
 END_TEST
 
+/* -F: a module left running by taprun -F; refused by name where nothing
+ * outlives the run, and with -o (stap's file flight recorder, not yet). */
+START_TEST(test_flight_recorder)
+{
+	ck_assert(parse("-F", "x.stp", NULL));
+	ck_assert(fx.s.opts.flight_recorder);
+	teardown();
+	setup();
+	parse("-F", "--vm", "x.stp", NULL);
+	expect_usage_error("tapc: error: -F cannot be used with --vm (the VM powers off when the run ends; a flight recorder must outlive it)");
+	teardown();
+	setup();
+	parse("-F", "--target=user", "x.stp", NULL);
+	expect_usage_error("tapc: error: -F cannot be used with --target=user (a program, not a module left in the kernel)");
+	teardown();
+	setup();
+	parse("--bpf", "-F", "x.stp", NULL);
+	expect_usage_error("tapc: error: -F cannot be used with --runtime=bpf (its user-space half ends with tapc)");
+	teardown();
+	setup();
+	parse("-F", "-o", "out", "x.stp", NULL);
+	ck_assert_int_eq(fx.exit_code, 1);
+	ck_assert(strstr(messages(), "-F cannot be used with -o and -S: the file flight recorder (stap -F -o) is not supported yet"));
+	teardown();
+	setup();
+	parse("-F", "-c", "true", "x.stp", NULL);
+	ck_assert_int_eq(fx.exit_code, 1);
+	ck_assert(strstr(messages(), "-F cannot be used with -c and -x"));
+}
+END_TEST
+
 START_TEST(test_no_script)
 {
 	parse("-v", NULL);
@@ -659,6 +690,7 @@ options_suite(void)
 	tcase_add_test(support, test_file_limits);
 	tcase_add_test(support, test_options_not_supported);
 	tcase_add_test(support, test_each_unsupported_option);
+	tcase_add_test(support, test_flight_recorder);
 	suite_add_tcase(s, support);
 
 	tcase_add_test(text, test_help_shape);

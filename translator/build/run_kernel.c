@@ -40,6 +40,8 @@ taprun_options(struct session *s, const char **argv, int n, bool in_vm)
 
 	for (int i = 0; i < o->verbose && n < TAPRUN_MAX_ARGS - 20; i++)
 		argv[n++] = "-v";
+	if (o->flight_recorder)	/* checked by options.c: never in_vm */
+		argv[n++] = "-F";
 	if (o->output_file && !in_vm) {
 		argv[n++] = "-o";
 		argv[n++] = o->output_file;

@@ -132,7 +132,7 @@ enum {
 /* Leading '-': non-options come back in order as code 1, so the script file
  * and its arguments are seen where they stand whatever POSIXLY_CORRECT says.
  * Then ':': a missing value comes back as ':' and we word the message. */
-static const char short_options[] = "-:e:p:vkm:r:I:D:guwWc:x:o:bs:S:G:l:L:tT:B:hVd:";
+static const char short_options[] = "-:e:p:vkm:r:I:D:guwWc:x:o:bs:S:G:l:L:tT:B:hVd:F";
 
 static const struct option long_options[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -597,6 +597,7 @@ handle_option(struct parse_state *ps, int c, const char *arg)
 	case 'S': return opt_file_limits(ps, arg);
 	case 'G': return opt_global(ps, arg);
 	case 't': o->timing = true; return true;
+	case 'F': o->flight_recorder = true; return true;
 	case 'T': return opt_time_limit(ps, arg);
 	case 'B': return opt_make_option(ps, arg);
 	case 'h': ps->want_help = true; return true;
@@ -620,6 +621,36 @@ handle_option(struct parse_state *ps, int c, const char *arg)
 	return false;
 }
 
+/* -F: the module is left running in the kernel by taprun -F, so only a
+ * module run on this machine can be one, and nothing may need taprun to
+ * stay (stap -F -o, its file flight recorder, is not done yet). */
+static bool
+check_flight_recorder(struct parse_state *ps)
+{
+	const struct options *o = &ps->s->opts;
+	const char *clash = NULL;
+
+	if (o->vm)
+		clash = "--vm (the VM powers off when the run ends; a flight recorder must outlive it)";
+	else if (o->target == TARGET_USER)
+		clash = "--target=user (a program, not a module left in the kernel)";
+	else if (o->target == TARGET_BPF)
+		clash = "--runtime=bpf (its user-space half ends with tapc)";
+	else if (o->output_file || o->cpu_spec)
+		clash = "-o and -S: the file flight recorder (stap -F -o) is not supported yet; the output stays in the kernel's ring until `taprun -A NAME -o FILE` writes it out";
+	else if (o->target_command || o->target_pid)
+		clash = "-c and -x (a detached script outlives any command)";
+	else if (o->time_limit)
+		clash = "-T (nobody is there to stop a detached script on time)";
+	else if (o->bulk_mode)
+		clash = "-b";
+	if (clash) {
+		diag_fatal_noloc(&ps->s->diag, "-F cannot be used with %s", clash);
+		return false;
+	}
+	return true;
+}
+
 /* Combinations that make no sense, checked once everything is read. */
 static bool
 check_combinations(struct parse_state *ps)
@@ -637,6 +668,8 @@ check_combinations(struct parse_state *ps)
 		diag_fatal_noloc(d, "-S needs -o FILE: it makes FILE.1, FILE.2, ... of at most SIZE megabytes each");
 		return false;
 	}
+	if (o->flight_recorder && !check_flight_recorder(ps))
+		return false;
 	if (o->guru && privilege_level(o->privilege) != PRIV_STAPDEV) {
 		diag_fatal_noloc(d, "-g (guru mode) needs --privilege=stapdev, not --privilege=%s", privilege_name(o->privilege));
 		return false;
@@ -870,6 +903,9 @@ static const char help_text[] =
 "  -T SECONDS            stop the script after SECONDS\n"
 "  -t                    time each probe: after the end probes, print hits and\n"
 "                        min/avg/max cycles per probe, as stap -t (tapc(1))\n"
+"  -F                    flight recorder: arm the probes and detach; the script\n"
+"                        runs on, its newest output kept in the kernel (taprun\n"
+"                        -A NAME attaches, -A -o FILE saves, -d NAME stops)\n"
 "  --json                print arrays, aggregates, histograms and the end-of-run\n"
 "                        autoprint as JSON, one document a line (see tapc(1))\n"
 "\n"

@@ -74,7 +74,8 @@ bpf_instead(const struct session *s, const struct host_caps *hc)
 
 	return !o->target_given && !o->bulk_mode && o->buffer_mb <= 0 &&
 	       !o->make_options && !o->sign_module && !o->module_name &&
-	       !o->kernel_release && host_caps_bpf_usable(hc);
+	       !o->kernel_release && !o->flight_recorder &&
+	       host_caps_bpf_usable(hc);
 }
 
 static void

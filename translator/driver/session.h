@@ -89,6 +89,7 @@ struct options {
 	const char *list_pattern;	/* -l / -L */
 	bool list_vars;			/* -L */
 	bool timing;			/* -t */
+	bool flight_recorder;		/* -F: taprun -F, detach once armed */
 	int time_limit;			/* -T SECONDS */
 	bool vm;			/* --vm */
 	enum target_kind target;	/* --target=kernel|user, --runtime=bpf */
