@@ -16,6 +16,7 @@
 
 #include <linux/types.h>
 #include <linux/bpf.h>
+#include <linux/bpf_perf_event.h>	/* timer.profile, timer.hz */
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 

@@ -16,6 +16,9 @@
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <stdarg.h>
 
@@ -357,6 +360,62 @@ tap_bpf_pull(void)
 		tap_bpf_pull_map(&tap_bpf_maps[i]);
 }
 
+/* ---- perf events (timer.profile, timer.hz) ---- */
+
+/* A cpu-clock sampling event of `period_ns` on `cpu`, every task: the
+ * kernel's hrtimer on that CPU, which fires whether the CPU is busy or
+ * idle.  The fd, or -1 with errno set. */
+static int
+tap_bpf_perf_open(int cpu, unsigned long long period_ns)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_period = period_ns;
+	return (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Attach the perf event program `prog` of probe row `k`: one event per
+ * online CPU (offline ones refuse with ENODEV and are skipped), or on
+ * the first online CPU only.  0, or -1 with errno set (no CPU took it). */
+static int
+tap_bpf_attach_perf(struct bpf_program *prog, int k)
+{
+	int cpu, attached = 0, err = ENODEV;
+
+	for (cpu = 0; cpu < tap_bpf_ncpus; cpu++) {
+		int fd = tap_bpf_perf_open(cpu, tap_bpf_probe_names[k].perf_period_ns);
+		struct bpf_link *l;
+
+		if (fd < 0) {
+			if (errno == ENODEV)
+				continue;
+			return -1;
+		}
+		l = bpf_program__attach_perf_event(prog, fd);
+		if (!l) {
+			err = errno;
+			close(fd);
+			errno = err;
+			return -1;
+		}
+		/* the link closes the event's fd when destroyed */
+		tap_bpf_links[tap_bpf_nlinks++] = l;
+		attached++;
+		if (!tap_bpf_probe_names[k].perf_every_cpu)
+			break;
+	}
+	if (!attached) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- the session hooks (runtime/user/main.c) ---- */
 
 static uint64_t
@@ -432,13 +491,22 @@ tap_bpf_start(void)
 	}
 	bpf_object__for_each_program(prog, tap_bpf_obj)
 		n++;
-	tap_bpf_links = calloc(n + 1, sizeof(*tap_bpf_links));
+	/* a perf event program has one link per CPU */
+	tap_bpf_links = calloc(n * (size_t)(tap_bpf_ncpus + 1) + 1, sizeof(*tap_bpf_links));
 	i = 0;
 	bpf_object__for_each_program(prog, tap_bpf_obj) {
-		struct bpf_link *l = bpf_program__attach(prog);
+		int k = tap_bpf_probe_of(bpf_program__name(prog));
+		struct bpf_link *l = NULL;
 
+		if (bpf_program__type(prog) == BPF_PROG_TYPE_PERF_EVENT && k >= 0) {
+			if (tap_bpf_attach_perf(prog, k) == 0) {
+				i++;
+				continue;
+			}
+		} else {
+			l = bpf_program__attach(prog);
+		}
 		if (!l) {
-			int k = tap_bpf_probe_of(bpf_program__name(prog));
 
 			fprintf(stderr, "ERROR: BPF: cannot attach probe %s at %s (%s): %s; this kernel may lack it -- the kernel-module backend (--runtime=kernel) may work where BPF cannot\n",
 				k >= 0 ? tap_bpf_probe_names[k].probe : bpf_program__name(prog),

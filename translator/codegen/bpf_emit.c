@@ -486,6 +486,7 @@ bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp, FILE *out)
 	b->kernel_names = arena_alloc(b->a, sizeof(char *) * (size_t)(sp->nkernel + 1));
 	b->kernel_progs = arena_alloc(b->a, sizeof(char *) * (size_t)(sp->nkernel + 1));
 	b->kernel_where = arena_alloc(b->a, sizeof(char *) * (size_t)(sp->nkernel + 1));
+	b->kernel_attach = sp->attach;
 	for (int i = 0; i < sp->nkernel; i++) {
 		struct derived_probe *dp = sp->kernel[i];
 		struct loc loc = dp->origin ? dp->origin->loc : dp->point->loc;

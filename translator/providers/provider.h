@@ -56,6 +56,12 @@ struct bpf_attach {
 				 * (the syscall number), or NULL */
 	const char *what;	/* the kernel mechanism, for messages; for
 				 * BPF_PLACE_USER "begin", "end" or "timer" */
+	/* Section "perf_event": the user program opens a cpu-clock
+	 * sampling event of this period and attaches the program to it,
+	 * on every CPU (timer.profile) or on the first online CPU only
+	 * (timer.hz: one timer, as the module's hrtimer is one). */
+	unsigned long long perf_period_ns;
+	bool perf_every_cpu;
 };
 
 struct provider {
