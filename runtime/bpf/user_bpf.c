@@ -503,6 +503,16 @@ tap_bpf_start(void)
 				i++;
 				continue;
 			}
+		} else if (k >= 0 && tap_bpf_probe_names[k].uprobe_path) {
+			LIBBPF_OPTS(bpf_uprobe_opts, uo,
+				    .retprobe = tap_bpf_probe_names[k].uprobe_return,
+				    .ref_ctr_offset = tap_bpf_probe_names[k].uprobe_ref_ctr_offset);
+
+			/* process("PATH"): every process running PATH */
+			l = bpf_program__attach_uprobe_opts(prog,
+				tap_bpf_probe_names[k].uprobe_pid ? tap_bpf_probe_names[k].uprobe_pid : -1,
+				tap_bpf_probe_names[k].uprobe_path,
+				tap_bpf_probe_names[k].uprobe_offset, &uo);
 		} else {
 			l = bpf_program__attach(prog);
 		}
