@@ -15,6 +15,7 @@
  * records and requests the exit).
  */
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
@@ -68,12 +69,59 @@ tap_bpf_libbpf_log(enum libbpf_print_level level, const char *fmt,
 static int
 tap_bpf_probe_of(const char *prog)
 {
+	size_t len = strlen(prog);
 	int i;
 
+	/* a raw tracepoint's tp_btf twin (probe_N_btf) is the same probe */
+	if (len > 4 && strcmp(prog + len - 4, "_btf") == 0)
+		len -= 4;
 	for (i = 0; tap_bpf_probe_names[i].prog; i++)
-		if (strcmp(tap_bpf_probe_names[i].prog, prog) == 0)
+		if (strlen(tap_bpf_probe_names[i].prog) == len &&
+		    strncmp(tap_bpf_probe_names[i].prog, prog, len) == 0)
 			return i;
 	return -1;
+}
+
+/* kernel.trace (and syscall probes): each raw tracepoint program
+ * probe_N has a tp_btf twin probe_N_btf on the same argument array.
+ * tp_btf needs the kernel's BTF to describe the tracepoint (the typedef
+ * btf_trace_NAME) and gives the verifier the arguments' types; where the
+ * BTF has it the twin is loaded, else the raw tracepoint -- decided here,
+ * on the running kernel.  TAPC_BPF_TRACEPOINT=raw (or `force_raw`)
+ * forces the raw one; TAPC_BPF_VERBOSE=1 reports each choice.  Whether
+ * some tp_btf program was chosen. */
+static bool
+tap_bpf_choose_tracepoints(bool force_raw)
+{
+	const char *force = getenv("TAPC_BPF_TRACEPOINT");
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	struct bpf_program *prog;
+	bool any_btf = false;
+
+	bpf_object__for_each_program(prog, tap_bpf_obj) {
+		const char *sec = bpf_program__section_name(prog);
+		const char *name = bpf_program__name(prog);
+		char type[192], raw[64];
+		struct bpf_program *twin;
+		bool btf_ok;
+
+		if (strncmp(sec, "tp_btf/", 7) != 0)
+			continue;
+		snprintf(type, sizeof(type), "btf_trace_%s", sec + 7);
+		snprintf(raw, sizeof(raw), "%.*s", (int)strlen(name) - 4, name);
+		twin = bpf_object__find_program_by_name(tap_bpf_obj, raw);
+		btf_ok = vmlinux && !force_raw && !(force && strcmp(force, "raw") == 0) &&
+			 btf__find_by_name_kind(vmlinux, type, BTF_KIND_TYPEDEF) > 0;
+		if (!twin)
+			continue;
+		bpf_program__set_autoload(btf_ok ? twin : prog, false);
+		any_btf |= btf_ok;
+		if (tap_bpf_verbose)
+			fprintf(stderr, "BPF: %s attaches as %s\n", raw,
+				btf_ok ? sec : bpf_program__section_name(twin));
+	}
+	btf__free(vmlinux);
+	return any_btf;
 }
 
 static int
@@ -437,6 +485,7 @@ tap_bpf_start(void)
 	struct bpf_program *prog;
 	uint32_t zero = 0;
 	size_t n = 0, i;
+	bool tried_btf;
 	int err;
 
 	tap_bpf_verbose = getenv("TAPC_BPF_VERBOSE") ? atoi(getenv("TAPC_BPF_VERBOSE")) : 0;
@@ -463,7 +512,23 @@ tap_bpf_start(void)
 		fprintf(stderr, "ERROR: BPF: cannot open the BPF object: %s\n", strerror(errno));
 		return -1;
 	}
+	tried_btf = tap_bpf_choose_tracepoints(false);
 	err = bpf_object__load(tap_bpf_obj);
+	if (err && tried_btf) {
+		/* the verifier is stricter with tp_btf's typed pointers
+		 * (no arithmetic on them): the raw tracepoints instead */
+		if (tap_bpf_verbose)
+			fprintf(stderr, "BPF: tp_btf refused (%s); raw tracepoints instead\n",
+				strerror(-err));
+		bpf_object__close(tap_bpf_obj);
+		tap_bpf_obj = bpf_object__open_mem(tap_bpf_object, sizeof(tap_bpf_object), NULL);
+		if (!tap_bpf_obj) {
+			fprintf(stderr, "ERROR: BPF: cannot open the BPF object: %s\n", strerror(errno));
+			return -1;
+		}
+		tap_bpf_choose_tracepoints(true);
+		err = bpf_object__load(tap_bpf_obj);
+	}
 	if (err) {
 		int k = tap_bpf_probe_of(tap_bpf_failed_prog);
 
@@ -490,7 +555,7 @@ tap_bpf_start(void)
 		return -1;
 	}
 	bpf_object__for_each_program(prog, tap_bpf_obj)
-		n++;
+		n++;	/* an upper bound: the unloaded twins are counted */
 	/* a perf event program has one link per CPU */
 	tap_bpf_links = calloc(n * (size_t)(tap_bpf_ncpus + 1) + 1, sizeof(*tap_bpf_links));
 	i = 0;
@@ -498,6 +563,8 @@ tap_bpf_start(void)
 		int k = tap_bpf_probe_of(bpf_program__name(prog));
 		struct bpf_link *l = NULL;
 
+		if (!bpf_program__autoload(prog))
+			continue;	/* the twin not chosen */
 		if (bpf_program__type(prog) == BPF_PROG_TYPE_PERF_EVENT && k >= 0) {
 			if (tap_bpf_attach_perf(prog, k) == 0) {
 				i++;

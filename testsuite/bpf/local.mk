@@ -66,7 +66,16 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/uprobe.stp \
 	testsuite/bpf/tests/uprobe.out \
 	testsuite/bpf/tests/uprobe-exit.stp \
-	testsuite/bpf/tests/uprobe-exit.out
+	testsuite/bpf/tests/uprobe-exit.out \
+	testsuite/bpf/tests/count-btf.stp \
+	testsuite/bpf/tests/count-btf.out \
+	testsuite/bpf/tests/count-btf.errgrep \
+	testsuite/bpf/tests/count-raw.stp \
+	testsuite/bpf/tests/count-raw.out \
+	testsuite/bpf/tests/count-raw.errgrep \
+	testsuite/bpf/tests/tp-fallback.stp \
+	testsuite/bpf/tests/tp-fallback.out \
+	testsuite/bpf/tests/tp-fallback.errgrep
 
 EXTRA_DIST += $(TAP_BPF_TIER_FILES) testsuite/bpf/bpf.test testsuite/bpf/lang.test
 TESTS += testsuite/bpf/bpf.test testsuite/bpf/lang.test
