@@ -16,6 +16,7 @@
 
 #include <linux/types.h>
 #include <linux/bpf.h>
+#include <linux/bpf_perf_event.h>	/* timer.profile, timer.hz */
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 
@@ -35,6 +36,8 @@ typedef unsigned char uint8_t;
  * libbpf matches the name). */
 struct pt_regs___tap {
 	unsigned long di, si, dx, cx, r10, r8, r9, orig_ax, ax;
+	/* the rest, for USDT operands (process(...).mark) */
+	unsigned long bx, bp, sp, r11, r12, r13, r14, r15, ip;
 } __attribute__((preserve_access_index));
 
 /* The current task's parent, relocated by CO-RE (ppid()). */

@@ -15,7 +15,11 @@
  * records and requests the exit).
  */
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <stdarg.h>
 
@@ -65,12 +69,59 @@ tap_bpf_libbpf_log(enum libbpf_print_level level, const char *fmt,
 static int
 tap_bpf_probe_of(const char *prog)
 {
+	size_t len = strlen(prog);
 	int i;
 
+	/* a raw tracepoint's tp_btf twin (probe_N_btf) is the same probe */
+	if (len > 4 && strcmp(prog + len - 4, "_btf") == 0)
+		len -= 4;
 	for (i = 0; tap_bpf_probe_names[i].prog; i++)
-		if (strcmp(tap_bpf_probe_names[i].prog, prog) == 0)
+		if (strlen(tap_bpf_probe_names[i].prog) == len &&
+		    strncmp(tap_bpf_probe_names[i].prog, prog, len) == 0)
 			return i;
 	return -1;
+}
+
+/* kernel.trace (and syscall probes): each raw tracepoint program
+ * probe_N has a tp_btf twin probe_N_btf on the same argument array.
+ * tp_btf needs the kernel's BTF to describe the tracepoint (the typedef
+ * btf_trace_NAME) and gives the verifier the arguments' types; where the
+ * BTF has it the twin is loaded, else the raw tracepoint -- decided here,
+ * on the running kernel.  TAPC_BPF_TRACEPOINT=raw (or `force_raw`)
+ * forces the raw one; TAPC_BPF_VERBOSE=1 reports each choice.  Whether
+ * some tp_btf program was chosen. */
+static bool
+tap_bpf_choose_tracepoints(bool force_raw)
+{
+	const char *force = getenv("TAPC_BPF_TRACEPOINT");
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	struct bpf_program *prog;
+	bool any_btf = false;
+
+	bpf_object__for_each_program(prog, tap_bpf_obj) {
+		const char *sec = bpf_program__section_name(prog);
+		const char *name = bpf_program__name(prog);
+		char type[192], raw[64];
+		struct bpf_program *twin;
+		bool btf_ok;
+
+		if (strncmp(sec, "tp_btf/", 7) != 0)
+			continue;
+		snprintf(type, sizeof(type), "btf_trace_%s", sec + 7);
+		snprintf(raw, sizeof(raw), "%.*s", (int)strlen(name) - 4, name);
+		twin = bpf_object__find_program_by_name(tap_bpf_obj, raw);
+		btf_ok = vmlinux && !force_raw && !(force && strcmp(force, "raw") == 0) &&
+			 btf__find_by_name_kind(vmlinux, type, BTF_KIND_TYPEDEF) > 0;
+		if (!twin)
+			continue;
+		bpf_program__set_autoload(btf_ok ? twin : prog, false);
+		any_btf |= btf_ok;
+		if (tap_bpf_verbose)
+			fprintf(stderr, "BPF: %s attaches as %s\n", raw,
+				btf_ok ? sec : bpf_program__section_name(twin));
+	}
+	btf__free(vmlinux);
+	return any_btf;
 }
 
 static int
@@ -357,6 +408,62 @@ tap_bpf_pull(void)
 		tap_bpf_pull_map(&tap_bpf_maps[i]);
 }
 
+/* ---- perf events (timer.profile, timer.hz) ---- */
+
+/* A cpu-clock sampling event of `period_ns` on `cpu`, every task: the
+ * kernel's hrtimer on that CPU, which fires whether the CPU is busy or
+ * idle.  The fd, or -1 with errno set. */
+static int
+tap_bpf_perf_open(int cpu, unsigned long long period_ns)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_period = period_ns;
+	return (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Attach the perf event program `prog` of probe row `k`: one event per
+ * online CPU (offline ones refuse with ENODEV and are skipped), or on
+ * the first online CPU only.  0, or -1 with errno set (no CPU took it). */
+static int
+tap_bpf_attach_perf(struct bpf_program *prog, int k)
+{
+	int cpu, attached = 0, err = ENODEV;
+
+	for (cpu = 0; cpu < tap_bpf_ncpus; cpu++) {
+		int fd = tap_bpf_perf_open(cpu, tap_bpf_probe_names[k].perf_period_ns);
+		struct bpf_link *l;
+
+		if (fd < 0) {
+			if (errno == ENODEV)
+				continue;
+			return -1;
+		}
+		l = bpf_program__attach_perf_event(prog, fd);
+		if (!l) {
+			err = errno;
+			close(fd);
+			errno = err;
+			return -1;
+		}
+		/* the link closes the event's fd when destroyed */
+		tap_bpf_links[tap_bpf_nlinks++] = l;
+		attached++;
+		if (!tap_bpf_probe_names[k].perf_every_cpu)
+			break;
+	}
+	if (!attached) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- the session hooks (runtime/user/main.c) ---- */
 
 static uint64_t
@@ -378,6 +485,7 @@ tap_bpf_start(void)
 	struct bpf_program *prog;
 	uint32_t zero = 0;
 	size_t n = 0, i;
+	bool tried_btf;
 	int err;
 
 	tap_bpf_verbose = getenv("TAPC_BPF_VERBOSE") ? atoi(getenv("TAPC_BPF_VERBOSE")) : 0;
@@ -404,7 +512,23 @@ tap_bpf_start(void)
 		fprintf(stderr, "ERROR: BPF: cannot open the BPF object: %s\n", strerror(errno));
 		return -1;
 	}
+	tried_btf = tap_bpf_choose_tracepoints(false);
 	err = bpf_object__load(tap_bpf_obj);
+	if (err && tried_btf) {
+		/* the verifier is stricter with tp_btf's typed pointers
+		 * (no arithmetic on them): the raw tracepoints instead */
+		if (tap_bpf_verbose)
+			fprintf(stderr, "BPF: tp_btf refused (%s); raw tracepoints instead\n",
+				strerror(-err));
+		bpf_object__close(tap_bpf_obj);
+		tap_bpf_obj = bpf_object__open_mem(tap_bpf_object, sizeof(tap_bpf_object), NULL);
+		if (!tap_bpf_obj) {
+			fprintf(stderr, "ERROR: BPF: cannot open the BPF object: %s\n", strerror(errno));
+			return -1;
+		}
+		tap_bpf_choose_tracepoints(true);
+		err = bpf_object__load(tap_bpf_obj);
+	}
 	if (err) {
 		int k = tap_bpf_probe_of(tap_bpf_failed_prog);
 
@@ -431,14 +555,35 @@ tap_bpf_start(void)
 		return -1;
 	}
 	bpf_object__for_each_program(prog, tap_bpf_obj)
-		n++;
-	tap_bpf_links = calloc(n + 1, sizeof(*tap_bpf_links));
+		n++;	/* an upper bound: the unloaded twins are counted */
+	/* a perf event program has one link per CPU */
+	tap_bpf_links = calloc(n * (size_t)(tap_bpf_ncpus + 1) + 1, sizeof(*tap_bpf_links));
 	i = 0;
 	bpf_object__for_each_program(prog, tap_bpf_obj) {
-		struct bpf_link *l = bpf_program__attach(prog);
+		int k = tap_bpf_probe_of(bpf_program__name(prog));
+		struct bpf_link *l = NULL;
 
+		if (!bpf_program__autoload(prog))
+			continue;	/* the twin not chosen */
+		if (bpf_program__type(prog) == BPF_PROG_TYPE_PERF_EVENT && k >= 0) {
+			if (tap_bpf_attach_perf(prog, k) == 0) {
+				i++;
+				continue;
+			}
+		} else if (k >= 0 && tap_bpf_probe_names[k].uprobe_path) {
+			LIBBPF_OPTS(bpf_uprobe_opts, uo,
+				    .retprobe = tap_bpf_probe_names[k].uprobe_return,
+				    .ref_ctr_offset = tap_bpf_probe_names[k].uprobe_ref_ctr_offset);
+
+			/* process("PATH"): every process running PATH */
+			l = bpf_program__attach_uprobe_opts(prog,
+				tap_bpf_probe_names[k].uprobe_pid ? tap_bpf_probe_names[k].uprobe_pid : -1,
+				tap_bpf_probe_names[k].uprobe_path,
+				tap_bpf_probe_names[k].uprobe_offset, &uo);
+		} else {
+			l = bpf_program__attach(prog);
+		}
 		if (!l) {
-			int k = tap_bpf_probe_of(bpf_program__name(prog));
 
 			fprintf(stderr, "ERROR: BPF: cannot attach probe %s at %s (%s): %s; this kernel may lack it -- the kernel-module backend (--runtime=kernel) may work where BPF cannot\n",
 				k >= 0 ? tap_bpf_probe_names[k].probe : bpf_program__name(prog),

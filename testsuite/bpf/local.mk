@@ -11,6 +11,7 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/lang-run \
 	testsuite/bpf/lang-skip \
 	testsuite/bpf/getppid10.c \
+	testsuite/bpf/uprog.c \
 	testsuite/bpf/tests/arrays.stp \
 	testsuite/bpf/tests/arrays.out \
 	testsuite/bpf/tests/count.stp \
@@ -55,7 +56,26 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/refused.errgrep \
 	testsuite/bpf/tests/refused-probe.stp \
 	testsuite/bpf/tests/refused-probe.out \
-	testsuite/bpf/tests/refused-probe.errgrep
+	testsuite/bpf/tests/refused-probe.errgrep \
+	testsuite/bpf/tests/profile.stp \
+	testsuite/bpf/tests/profile.out \
+	testsuite/bpf/tests/profile-exit.stp \
+	testsuite/bpf/tests/profile-exit.out \
+	testsuite/bpf/tests/hz.stp \
+	testsuite/bpf/tests/hz.out \
+	testsuite/bpf/tests/uprobe.stp \
+	testsuite/bpf/tests/uprobe.out \
+	testsuite/bpf/tests/uprobe-exit.stp \
+	testsuite/bpf/tests/uprobe-exit.out \
+	testsuite/bpf/tests/count-btf.stp \
+	testsuite/bpf/tests/count-btf.out \
+	testsuite/bpf/tests/count-btf.errgrep \
+	testsuite/bpf/tests/count-raw.stp \
+	testsuite/bpf/tests/count-raw.out \
+	testsuite/bpf/tests/count-raw.errgrep \
+	testsuite/bpf/tests/tp-fallback.stp \
+	testsuite/bpf/tests/tp-fallback.out \
+	testsuite/bpf/tests/tp-fallback.errgrep
 
 EXTRA_DIST += $(TAP_BPF_TIER_FILES) testsuite/bpf/bpf.test testsuite/bpf/lang.test
 TESTS += testsuite/bpf/bpf.test testsuite/bpf/lang.test

@@ -309,9 +309,16 @@ emit_handler(struct bpf_cg *b, struct derived_probe *dp,
 		else
 			fprintf(b->frame, "\tint64_t l%d;\t/* %s */\n", i, sym->name);
 	}
-	fprintf(b->out, "/* %s */\nSEC(\"%s\")\nint %s(%s *ctx)\n{\n",
-		dp->name, att->section, bpf_fmt(b, "probe_%d", dp->index),
-		att->ctx_type);
+	if (strncmp(att->section, "raw_tp/", 7) == 0) {
+		/* a raw tracepoint is also offered as tp_btf (same argument
+		 * array); user_bpf.c keeps the one this kernel has */
+		fprintf(b->out, "/* %s */\nstatic __always_inline int\nprobe_%d_body(%s *ctx)\n{\n",
+			dp->name, dp->index, att->ctx_type);
+	} else {
+		fprintf(b->out, "/* %s */\nSEC(\"%s\")\nint %s(%s *ctx)\n{\n",
+			dp->name, att->section, bpf_fmt(b, "probe_%d", dp->index),
+			att->ctx_type);
+	}
 	b->indent = 1;
 	bpf_line(b, "__u32 zero = 0;");
 	bpf_line(b, "int64_t __acts = 0;");
@@ -340,6 +347,11 @@ emit_handler(struct bpf_cg *b, struct derived_probe *dp,
 	bpf_stmt(b, dp->body);
 	bpf_line(b, "return 0;");
 	fprintf(b->out, "}\n\n");
+	if (strncmp(att->section, "raw_tp/", 7) == 0)
+		fprintf(b->out, "SEC(\"%s\")\nint probe_%d(%s *ctx)\n{\n\treturn probe_%d_body(ctx);\n}\n\n"
+			"SEC(\"tp_btf/%s\")\nint probe_%d_btf(__u64 *ctx)\n{\n\treturn probe_%d_body((%s *)ctx);\n}\n\n",
+			att->section, dp->index, att->ctx_type, dp->index,
+			att->section + 7, dp->index, dp->index, att->ctx_type);
 	fclose(b->frame);
 	/* the slack tap_str_concat() needs after any temporary */
 	fprintf(frame_text, "struct frame%d {\n\tint64_t __unused;\n%s\tchar __slack[TAP_BPF_STRLEN];\n};\n", dp->index, members);
@@ -486,6 +498,7 @@ bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp, FILE *out)
 	b->kernel_names = arena_alloc(b->a, sizeof(char *) * (size_t)(sp->nkernel + 1));
 	b->kernel_progs = arena_alloc(b->a, sizeof(char *) * (size_t)(sp->nkernel + 1));
 	b->kernel_where = arena_alloc(b->a, sizeof(char *) * (size_t)(sp->nkernel + 1));
+	b->kernel_attach = sp->attach;
 	for (int i = 0; i < sp->nkernel; i++) {
 		struct derived_probe *dp = sp->kernel[i];
 		struct loc loc = dp->origin ? dp->origin->loc : dp->point->loc;

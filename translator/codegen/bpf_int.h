@@ -66,6 +66,7 @@ struct bpf_cg {
 	const char **kernel_names;
 	const char **kernel_progs;	/* "probe_3" */
 	const char **kernel_where;	/* "f.stp:3:1" */
+	const struct bpf_attach *kernel_attach;	/* perf events' periods */
 	int nkernel_names;
 	/* Globals a BPF program uses (by symbol index in prog->globals). */
 	bool *kernel_global;

@@ -22,6 +22,7 @@ translator_libtapc_a_SOURCES += \
 	translator/providers/process_dwarf.c \
 	translator/providers/process_dwarf.h \
 	translator/providers/process_emit.c \
+	translator/providers/process_bpf.c \
 	translator/providers/procfs.c \
 	translator/providers/provider.h \
 	translator/providers/registry.c \

@@ -1136,6 +1136,8 @@ const struct provider provider_process = {
 	.shape_tails = process_tails,
 	.emit_tables = process_emit_tables,
 	.target_expr = process_target_expr,
+	.bpf_place = process_bpf_place,
+	.bpf_target_expr = process_bpf_target_expr,
 	.hash_inputs = process_hash_inputs,
 	.guest_files = process_guest_files,
 };

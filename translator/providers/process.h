@@ -36,6 +36,13 @@ process_event_of(const struct derived_probe *dp)
 	       dp->pdata : NULL;
 }
 
+/* process_bpf.c: --runtime=bpf's uprobe programs. */
+enum bpf_place process_bpf_place(const struct derived_probe *dp,
+				 struct arena *a, struct bpf_attach *att);
+const char *process_bpf_target_expr(struct arena *a,
+				    const struct derived_probe *dp,
+				    const struct context_var *cv);
+
 /* process_emit.c: the provider's emit_tables and target_expr hooks. */
 void process_emit_tables(struct cg *g, enum backend b);
 const char *process_target_expr(struct cg *g, enum backend b,

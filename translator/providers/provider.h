@@ -56,6 +56,20 @@ struct bpf_attach {
 				 * (the syscall number), or NULL */
 	const char *what;	/* the kernel mechanism, for messages; for
 				 * BPF_PLACE_USER "begin", "end" or "timer" */
+	/* Section "perf_event": the user program opens a cpu-clock
+	 * sampling event of this period and attaches the program to it,
+	 * on every CPU (timer.profile) or on the first online CPU only
+	 * (timer.hz: one timer, as the module's hrtimer is one). */
+	unsigned long long perf_period_ns;
+	bool perf_every_cpu;
+	/* Section "uprobe"/"uretprobe": the user program attaches it at
+	 * this file offset of this ELF file, in every process running it
+	 * (or only uprobe_pid), bumping the USDT semaphore at
+	 * uprobe_ref_ctr_offset when not 0. */
+	const char *uprobe_path;
+	unsigned long long uprobe_offset, uprobe_ref_ctr_offset;
+	int uprobe_pid;
+	bool uprobe_return;
 };
 
 struct provider {

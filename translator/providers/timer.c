@@ -238,15 +238,31 @@ timer_privilege(const struct node *point)
 	return pp_is(point, 1, "profile") ? PRIV_STAPSYS : PRIV_STAPUSR;
 }
 
-/* --runtime=bpf: interval timers run in the user program's session;
- * timer.profile would need a perf event per CPU (not done yet). */
+/* --runtime=bpf: timer.profile is a BPF program on a cpu-clock sampling
+ * perf event per CPU, at the tick the user target assumes (4 ms, as
+ * TAP_JIFFIES_NS); timer.hz(N) one such event on one CPU, so that its
+ * handler may write what other BPF programs use.  The other interval
+ * timers run in the user program's session. */
 static enum bpf_place
 timer_bpf_place(const struct derived_probe *dp, struct arena *a,
 		struct bpf_attach *att)
 {
-	(void)a;
-	att->what = "timer";
-	return timer_of(dp)->profile ? BPF_PLACE_NONE : BPF_PLACE_USER;
+	const struct pdata_timer *t = timer_of(dp);
+	bool hz = !t->profile && !t->jiffies && pp_is(dp->point, 1, "hz");
+
+	if (!t->profile && !hz) {
+		att->what = "timer";
+		return BPF_PLACE_USER;
+	}
+	att->section = "perf_event";
+	att->ctx_type = "struct bpf_perf_event_data";
+	att->guard = NULL;
+	att->perf_period_ns = t->profile ? 4000000ull : t->period_ns;
+	att->perf_every_cpu = t->profile;
+	att->what = arena_printf(a, "perf event (cpu-clock, %llu ns%s)",
+				 att->perf_period_ns,
+				 t->profile ? ", every CPU" : "");
+	return BPF_PLACE_KERNEL;
 }
 
 const struct provider provider_timer = {
