@@ -554,18 +554,18 @@ END_TEST
 
 START_TEST(test_options_not_supported)
 {
-	ck_assert(parse("-p2", "--vm", "-o", "f", "-S", "1,2", "-t", "x.stp", NULL));
+	ck_assert(parse("-p2", "--vm", "-o", "f", "-S", "1,2", "-b", "x.stp", NULL));
 	ck_assert(!options_check_supported(&fx.s));
 	ck_assert_str_eq(messages(),
 			 "tapc: error: option '-S with --vm, -b or --target=user' is not supported yet\n"
-			 "tapc: error: option '-t' is not supported yet\n");
+			 "tapc: error: option '-b with --vm' is not supported yet\n");
 }
 END_TEST
 
 START_TEST(test_each_unsupported_option)
 {
 	static const char *const cases[][3] = {
-		{ "-t", NULL, "-t" }, { "--vm", "-b", "-b with --vm" },
+		{ "--vm", "-b", "-b with --vm" },
 	};
 	char want[128];
 
@@ -608,18 +608,14 @@ START_TEST(test_help_shape)
 		"--target=", "-V, --version", "-h, --help", "-B OPT",
 		"--compatible=", "--privilege=", "--dump-functions",
 		"--dump-probe-types", "--dump-probe-aliases", "--explain ID",
-		"-S SIZE", "--info", "--sign-module",
+		"-S SIZE", "--info", "--sign-module", "-t ", "-F ",
 	};
 
-	/* recognised but refused ("not supported yet"): not offered */
-	static const char *const must_not_have[] = { "  -t " };
-
+	/* (Options recognised but refused are not offered: no option is
+	 * refused whole any more; check-options-doc.sh checks the rest.) */
 	for (size_t i = 0; i < sizeof(must_have) / sizeof(must_have[0]); i++)
 		ck_assert_msg(strstr(text, must_have[i]), "--help lacks %s",
 			      must_have[i]);
-	for (size_t i = 0; i < sizeof(must_not_have) / sizeof(must_not_have[0]); i++)
-		ck_assert_msg(!strstr(text, must_not_have[i]),
-			      "--help offers %s, which tapc refuses", must_not_have[i]);
 	/* Fits a terminal: no line wider than 79 columns. */
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
 		ck_assert_msg(strlen(line) <= 79, "too wide: %s", line);
