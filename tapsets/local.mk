@@ -33,6 +33,9 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/dentry.stp \
 	tapsets/linux/errno.stp \
 	tapsets/linux/inet_sock.stp \
+	tapsets/linux/tcpmib.stp \
+	tapsets/linux/ipmib.stp \
+	tapsets/linux/linuxmib.stp \
 	tapsets/linux/inet.stp \
 	tapsets/linux/input.stp \
 	tapsets/linux/ioblock.stp \

@@ -21,6 +21,11 @@
  *                             a packet a netfilter hook dropped, ignored)
  *   kworkload tcp PORT        connect to a listening socket on
  *                             127.0.0.1:PORT, send one byte, close both
+ *   kworkload tcpsynloss PORT a second connect() to a listener on
+ *                             127.0.0.1:PORT whose accept queue is full:
+ *                             the kernel drops its SYN, the client sends
+ *                             it again after ~1 s (a retransmission);
+ *                             waits 1.5 s, closes all
  *   kworkload writev N        N writev() calls to /dev/null, each with
  *                             iovecs of 1, 2 and 3 bytes
  *   kworkload mmap N          mmap N anonymous pages, write to each once,
@@ -172,6 +177,36 @@ udp_sends(long n, int port)
 	close(rx);
 }
 
+/* A SYN the listener drops: listen(0) queues one connection, the first
+ * connect() fills the queue (nobody accepts), so the second's SYN is
+ * dropped and retransmitted by its timer (TCP_TIMEOUT_INIT, 1 s). */
+static void
+tcp_syn_loss(int port)
+{
+	struct sockaddr_in at = { .sin_family = AF_INET,
+				  .sin_port = htons(port) };
+	int one = 1, ls = socket(AF_INET, SOCK_STREAM, 0);
+	int first = socket(AF_INET, SOCK_STREAM, 0);
+	int second = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	struct timespec wait = { .tv_sec = 1, .tv_nsec = 500000000 };
+
+	at.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (ls < 0 || first < 0 || second < 0 ||
+	    bind(ls, (struct sockaddr *)&at, sizeof(at)) != 0 ||
+	    listen(ls, 0) != 0 ||
+	    connect(first, (struct sockaddr *)&at, sizeof(at)) != 0) {
+		perror("kworkload: tcpsynloss");
+		exit(2);
+	}
+	/* EINPROGRESS: the SYN is out, and dropped */
+	(void)connect(second, (struct sockaddr *)&at, sizeof(at));
+	nanosleep(&wait, NULL);
+	close(second);
+	close(first);
+	close(ls);
+}
+
 /* One TCP connection over lo: handshake, one byte of data, close. */
 static void
 tcp_once(int port)
@@ -264,12 +299,14 @@ main(int argc, char **argv)
 		udp_sends(n, atoi(argv[3]));
 	else if (argc >= 3 && strcmp(argv[1], "tcp") == 0)
 		tcp_once(atoi(argv[2]));
+	else if (argc >= 3 && strcmp(argv[1], "tcpsynloss") == 0)
+		tcp_syn_loss(atoi(argv[2]));
 	else if (argc >= 3 && strcmp(argv[1], "writev") == 0)
 		writev_calls(n);
 	else if (argc >= 3 && strcmp(argv[1], "mmap") == 0)
 		mmap_touch(n);
 	else {
-		fprintf(stderr, "usage: kworkload openmissing|argstr|fork|write|getppid|tick|spin N [MS] | udp N PORT | tcp PORT | writev N | mmap N | asuser CMD...\n");
+		fprintf(stderr, "usage: kworkload openmissing|argstr|fork|write|getppid|tick|spin N [MS] | udp N PORT | tcp PORT | tcpsynloss PORT | writev N | mmap N | asuser CMD...\n");
 		return 2;
 	}
 	return 0;

@@ -115,6 +115,8 @@ TAP_KERNEL_FILES = \
 	examples/biosnoop.stp \
 	examples/tcpconnect.stp \
 	examples/tcpaccept.stp \
+	examples/tcpretrans.stp \
+	examples/cachestat.stp \
 	examples/stackcount.stp
 
 EXTRA_DIST += $(TAP_KERNEL_FILES) testsuite/kernel/kernel.test

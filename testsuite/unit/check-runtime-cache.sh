@@ -3,7 +3,8 @@
 # into every module (translator/build/kbuild.c): a second script with the
 # same -D limits takes the runtime object from the cache, a script with
 # other limits gets one of its own, and the modules built either way are
-# complete (one runtime function, tap_transport_init, in each .ko).
+# complete (one runtime function, tap_transport_init, in each .ko); with
+# --disable-cache a module is built and no cache made.
 #
 # Takes: $TAPC (default ./tapc) and $srcdir.  Produces: the failures on
 # stderr and exit 1, or exit 0; skipped (77), or failed under CI=true,
@@ -49,5 +50,20 @@ said limits 'runtime object to build'
 n=$(ls "$tmp/cache/tapc/runtime" 2>/dev/null | wc -l)
 [ "$n" = 2 ] || fail "$n runtime objects in the cache, not 2 (one per set of -D limits)"
 
-[ $failed = 0 ] && echo "check-runtime-cache: 3 modules, 2 runtime objects: ok"
+# --disable-cache: the module is built (the runtime compiled, not taken
+# from the cache above) and nothing is read from or written to a cache
+if XDG_CACHE_HOME=$tmp/nocache "$tapc" -v -p4 -r "$krel" --disable-cache \
+	-e 'probe timer.s(1) { printf("%d\n", pid()) }' >"$tmp/nocache.ko" 2>"$tmp/nocache.err"; then
+	ko=$(cat "$tmp/nocache.ko")
+	nm "$ko" 2>/dev/null | grep -q ' tap_transport_init$' ||
+		fail "nocache: $ko has no runtime (tap_transport_init)"
+	rm -rf "$(dirname "$ko")"
+	said nocache 'runtime object to build'
+	[ ! -e "$tmp/nocache" ] || fail "--disable-cache made $(find "$tmp/nocache" | head -3)"
+else
+	fail "nocache: tapc -p4 --disable-cache failed:"
+	tail -5 "$tmp/nocache.err" >&2
+fi
+
+[ $failed = 0 ] && echo "check-runtime-cache: 4 modules (one uncached), 2 runtime objects: ok"
 exit $failed

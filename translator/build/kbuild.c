@@ -309,6 +309,10 @@ run_tapconf(struct session *s, const char *dir, const char *kdir,
 	argv[n++] = (char *)kdir;
 	argv[n++] = arena_printf(s->arena, "%s/tapconf.h", dir);
 	argv[n] = NULL;
+	/* caching off (--disable-cache, or no usable cache): tapconf.sh's
+	 * own cache of the test results is off too */
+	if (!paths_cache_dir())
+		setenv("TAPCONF_CACHE", "none", 1);
 	if (spawn_wait(argv, log) != 0) {
 		diag_fatal_noloc(&s->diag, "the kernel compile tests failed (see %s)", log);
 		return false;

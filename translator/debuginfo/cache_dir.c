@@ -56,17 +56,25 @@ cache_root_name(char *buf, size_t len)
 	return buf;
 }
 
+/* 0 unknown, 1 usable, -1 not (or turned off by cache_disable()) */
+static int cache_state;
+
+void
+cache_disable(void)
+{
+	cache_state = -1;
+}
+
 const char *
 cache_root(void)
 {
 	static char buf[PATH_MAX];
-	static int state;		/* 0 unknown, 1 usable, -1 not */
 	const char *why;
 	struct stat st;
 
-	if (state)
-		return state > 0 ? buf : NULL;
-	state = -1;
+	if (cache_state)
+		return cache_state > 0 ? buf : NULL;
+	cache_state = -1;
 	if (!cache_root_name(buf, sizeof(buf)))
 		return NULL;
 	if (lstat(buf, &st) != 0 && !cache_mkdir_p(buf))
@@ -78,7 +86,7 @@ cache_root(void)
 		fprintf(stderr, "tapc: warning: cache directory %s %s; caching is off (use a directory of your own: chmod go-w, chown, or TAPC_CACHE_DIR)\n", buf, why);
 		return NULL;
 	}
-	state = 1;
+	cache_state = 1;
 	return buf;
 }
 

@@ -24,6 +24,10 @@
  * be trusted (said once on stderr). */
 const char *cache_root(void);
 
+/* Turn caching off for this process (--disable-cache): cache_root()
+ * returns NULL from now on, so nothing is read from or written to it. */
+void cache_disable(void);
+
 /* ROOT/SUB into out (made, with its parents, when create); false when
  * there is no root, the path does not fit, or it cannot be made. */
 bool cache_subdir(const char *sub, bool create, char *out, size_t len);

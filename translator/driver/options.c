@@ -20,6 +20,7 @@
 #include "translator/driver/options.h"
 #include "translator/common/diag_registry.h"
 #include "translator/driver/preflight.h"
+#include "translator/debuginfo/cache_dir.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -124,6 +125,7 @@ enum {
 	OPT_BPF,
 	OPT_DYNINST,
 	OPT_SKIP_BADVARS,
+	OPT_DISABLE_CACHE,
 	OPT_JSON,
 	OPT_INFO,
 	OPT_SIGN_MODULE,
@@ -151,6 +153,7 @@ static const struct option long_options[] = {
 	{ "bpf", no_argument, NULL, OPT_BPF },
 	{ "dyninst", no_argument, NULL, OPT_DYNINST },
 	{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
+	{ "disable-cache", no_argument, NULL, OPT_DISABLE_CACHE },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "info", no_argument, NULL, OPT_INFO },
 	{ "sign-module", optional_argument, NULL, OPT_SIGN_MODULE },
@@ -607,6 +610,7 @@ handle_option(struct parse_state *ps, int c, const char *arg)
 	case OPT_SIGN_MODULE: return opt_sign_module(ps, arg);
 	case OPT_VM: o->vm = true; return true;
 	case OPT_SKIP_BADVARS: o->skip_badvars = true; return true;
+	case OPT_DISABLE_CACHE: cache_disable(); return true;
 	case OPT_JSON: o->json_output = true; return true;
 	case OPT_TARGET: return opt_target(ps, arg);
 	case OPT_RUNTIME: return opt_runtime(ps, arg);
@@ -863,6 +867,7 @@ static const char help_text[] =
 "  -W                    treat every warning as an error\n"
 "  --skip-badvars        read a context variable the probe lacks as 0, with a\n"
 "                        warning, instead of refusing the script\n"
+"  --disable-cache       neither use nor fill the cache (modules, kernel BTF)\n"
 "  --compatible=VER      read the script as SystemTap VER did (default " TAPC_COMPAT_VERSION ")\n"
 "  --privilege=LEVEL     build for users of group stapusr, stapsys or stapdev\n"
 "                        (default): refuse the probes and functions LEVEL\n"

@@ -7,7 +7,8 @@
 # "/* TAPCONF_MACRO: why */"; it is compiled (not linked) against the
 # kernel's headers with -Werror, and TAPCONF_MACRO is defined when it builds.
 # Results are cached per kernel build dir and test set in
-# ${TAPCONF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tapc/tapconf}.
+# ${TAPCONF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tapc/tapconf};
+# TAPCONF_CACHE=none neither reads nor writes a cache (tapc --disable-cache).
 # Must not: guess from version numbers.
 set -eu
 
@@ -19,7 +20,8 @@ tests=$(cd "$(dirname "$0")/tests" && pwd)
 key=$(cat "$tests"/*.c "$0" | cksum | cut -d' ' -f1)
 cache_root=${TAPCONF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tapc/tapconf}
 cache="$cache_root/$(echo "$kbuild" | tr / _)-$key.h"
-if [ -r "$cache" ]; then
+[ "$cache_root" != none ] || cache=
+if [ -n "$cache" ] && [ -r "$cache" ]; then
 	cp "$cache" "$out"
 	exit 0
 fi
@@ -60,5 +62,6 @@ fi
 	done
 	echo "#endif"
 } > "$work/tapconf.h"
-mkdir -p "$cache_root" 2>/dev/null && cp "$work/tapconf.h" "$cache" 2>/dev/null || true
+[ -z "$cache" ] ||
+	{ mkdir -p "$cache_root" 2>/dev/null && cp "$work/tapconf.h" "$cache" 2>/dev/null; } || true
 cp "$work/tapconf.h" "$out"
