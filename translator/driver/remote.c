@@ -386,8 +386,8 @@ build_all(struct session *s, int argc, char **argv, struct remote_host *hosts,
 		int ready = 0;
 		for (int i = 0; i < n; i++)
 			ready += hosts[i].ko != NULL;
-		fprintf(stderr, "tapc: %d build%s for %d host%s\n", builds,
-			builds == 1 ? "" : "s", ready, ready == 1 ? "" : "s");
+		fprintf(stderr, "tapc: %d build%s (one per kernel release, cached or not) for %d host%s\n",
+			builds, builds == 1 ? "" : "s", ready, ready == 1 ? "" : "s");
 	}
 }
 
@@ -445,6 +445,81 @@ copy_to(struct session *s, struct remote_host *h)
 	    !copy_file(s, h, h->ko,
 		       arena_printf(s->arena, "%s/%s", h->dir, base), "644"))
 		remove_remote_dir(s, h);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Every host at once */
+
+/*
+ * Run step(s, h) for every host not yet failed, each in a child process
+ * of its own, so that N hosts cost about what one does; each child
+ * hands back what step set (krel, failure, dir) as "K:", "F:", "D:"
+ * lines on a pipe.  None of them holds a newline (last_line() and
+ * uname -r's first line).
+ */
+static void
+for_each_host_at_once(struct session *s, struct remote_host *hosts, int n,
+		      void (*step)(struct session *, struct remote_host *))
+{
+	int fds[n];
+	pid_t pids[n];
+
+	fflush(stdout);
+	fflush(stderr);
+	for (int i = 0; i < n; i++) {
+		int p[2];
+		pids[i] = -1;
+		fds[i] = -1;
+		if (hosts[i].failure)
+			continue;
+		if (pipe(p) < 0 || (pids[i] = fork()) < 0) {
+			step(s, &hosts[i]);	/* no child: do it here */
+			continue;
+		}
+		if (pids[i] == 0) {
+			close(p[0]);
+			FILE *f = fdopen(p[1], "w");
+			step(s, &hosts[i]);
+			if (hosts[i].krel)
+				fprintf(f, "K:%s\n", hosts[i].krel);
+			if (hosts[i].failure)
+				fprintf(f, "F:%s\n", hosts[i].failure);
+			if (hosts[i].dir)
+				fprintf(f, "D:%s\n", hosts[i].dir);
+			fclose(f);
+			_exit(0);
+		}
+		close(p[1]);
+		fds[i] = p[0];
+	}
+	for (int i = 0; i < n; i++) {
+		if (fds[i] < 0)
+			continue;
+		FILE *f = fdopen(fds[i], "r");
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t len;
+		bool said = false;
+		while ((len = getline(&line, &cap, f)) > 0) {
+			if (line[len - 1] == '\n')
+				line[--len] = '\0';
+			const char *value = arena_strdup(s->arena, line + 2);
+			said = true;
+			if (line[0] == 'K')
+				hosts[i].krel = value;
+			else if (line[0] == 'F')
+				hosts[i].failure = value;
+			else if (line[0] == 'D')
+				hosts[i].dir = value;
+		}
+		free(line);
+		fclose(f);
+		int status;
+		while (waitpid(pids[i], &status, 0) < 0 && errno == EINTR)
+			;
+		if (!said)
+			hosts[i].failure = "the process that reached it died";
+	}
 }
 
 /* ---------------------------------------------------------------------- */
@@ -547,16 +622,26 @@ start_run(struct session *s, struct remote_host *h)
 }
 
 /* Write complete lines of `data` to `to`, each prefixed under
- * --remote-prefix; keep an unfinished last line in *part.  At the end
- * of the stream (len 0) flush what is left. */
+ * --remote-prefix; keep an unfinished last line in *part (malloc'd:
+ * a long run's output must not pile up in the arena).  At the end of
+ * the stream (len 0) flush what is left. */
 static void
 relay(struct session *s, const struct remote_host *h, FILE *to, char **part,
       const char *data, size_t len)
 {
-	char *text = arena_printf(s->arena, "%s%.*s", *part ? *part : "",
-				  (int)len, data);
-	char *line = text, *nl;
+	size_t old = *part ? strlen(*part) : 0;
+	char *text = malloc(old + len + 1);
+	char *line, *nl;
 
+	if (!text)
+		return;
+	if (old)
+		memcpy(text, *part, old);
+	memcpy(text + old, data, len);
+	text[old + len] = '\0';
+	free(*part);
+	*part = NULL;
+	line = text;
 	while ((nl = strchr(line, '\n')) || (len == 0 && *line)) {
 		if (s->opts.remote_prefix)
 			fprintf(to, "%d: ", h->index);
@@ -569,7 +654,9 @@ relay(struct session *s, const struct remote_host *h, FILE *to, char **part,
 		}
 	}
 	fflush(to);
-	*part = *line ? line : NULL;
+	if (*line)
+		*part = strdup(line);
+	free(text);
 }
 
 static void
@@ -683,20 +770,19 @@ remote_run(struct session *s, int argc, char **argv)
 		hosts[i].index = i;
 		hosts[i].url = s->opts.remotes[i];
 		parse_url(s, &hosts[i]);
-		probe_host(s, &hosts[i]);
+	}
+	for_each_host_at_once(s, hosts, n, probe_host);
+	for (int i = 0; i < n; i++)
 		if (s->opts.verbose && hosts[i].krel)
 			fprintf(stderr, "tapc: %s: kernel %s\n", hosts[i].url,
 				hosts[i].krel);
-	}
 	build_all(s, argc, argv, hosts, n);
 	if (s->opts.last_pass < 5) {
 		for (int i = 0; i < n; i++)
 			if (hosts[i].ko)
 				printf("%s: %s\n", hosts[i].url, hosts[i].ko);
 	} else {
-		for (int i = 0; i < n; i++)
-			if (!hosts[i].failure)
-				copy_to(s, &hosts[i]);
+		for_each_host_at_once(s, hosts, n, copy_to);
 		run_all(s, hosts, n);
 	}
 	fflush(stdout);
