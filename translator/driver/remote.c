@@ -62,6 +62,10 @@ remote_url_problem(const char *url)
 	if (*p == '\0' || *p == '@' || *p == ':' || strchr(p, '/') ||
 	    strchr(p, ' '))
 		return "expected [ssh://][USER@]HOST[:PORT]";
+	const char *at = strchr(p, '@');
+	const char *host = at ? at + 1 : p;
+	if (*host == '\0' || *host == ':' || (at && strchr(host, '@')))
+		return "expected [ssh://][USER@]HOST[:PORT]";
 	const char *colon = strrchr(p, ':');
 	if (colon && !strchr(colon, ']')) {
 		char *end;
