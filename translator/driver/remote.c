@@ -9,7 +9,9 @@
  * (dropbear) lack.  The remote side is a POSIX sh snippet: the loader
  * runs in the background while `cat` waits for the end of ssh's stdin
  * (through fd 3, saved first: sh gives a background job /dev/null as
- * its stdin);
+ * its stdin; its stdout and stderr go to /dev/null, so that a `cat` left
+ * waiting after a normal end holds none of the session's output
+ * channels, which an OpenSSH server waits on before closing);
  * when tapc closes that (on ^C) or the connection drops, the snippet
  * sends the loader SIGTERM, which runs the end probes and unloads the
  * module, as ^C does locally, and then removes the files.
@@ -573,7 +575,7 @@ run_command(struct session *s, const struct remote_host *h)
 		fputc('\'', f);
 	}
 	fprintf(f, " ./%s </dev/null 3<&- & p=$!; "
-		"(cat <&3 >/dev/null; kill -TERM $p 2>/dev/null) & w=$!; exec 3<&-; "
+		"(cat <&3; kill -TERM $p) >/dev/null 2>&1 & w=$!; exec 3<&-; "
 		"wait $p; rc=$?; kill $w 2>/dev/null; cd /; rm -rf '%s'; exit $rc",
 		base, h->dir);
 	fclose(f);
