@@ -25,6 +25,11 @@ EXTRA_DIST += testsuite/unit/check-timing.sh
 TESTS += testsuite/unit/check-skip-or-fail.sh
 EXTRA_DIST += testsuite/unit/check-skip-or-fail.sh testsuite/skip-or-fail
 
+# tapc --remote's checks and refusals, with a stand-in ssh
+# (testsuite/remote/ runs it on two guests)
+TESTS += testsuite/unit/check-remote-cli.sh
+EXTRA_DIST += testsuite/unit/check-remote-cli.sh
+
 # pass 4 builds the runtime once per set of -D limits and kernel
 # (translator/build/kbuild.c): checked with real kbuilds, ~10 CPU-s.
 TESTS += testsuite/unit/check-runtime-cache.sh

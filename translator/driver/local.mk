@@ -33,6 +33,8 @@ translator_libtapc_a_SOURCES += \
 	translator/driver/pass_report.h \
 	translator/driver/preflight.c \
 	translator/driver/preflight.h \
+	translator/driver/remote.c \
+	translator/driver/remote.h \
 	translator/driver/session.h \
 	translator/driver/sign_key.c \
 	translator/driver/sign_key.h \

@@ -24,6 +24,7 @@
 #include "translator/driver/preflight.h"
 #include "translator/driver/deploy_module.h"
 #include "translator/driver/pass_report.h"
+#include "translator/driver/remote.h"
 
 /* -p3: the C on stdout, for either target. */
 static int
@@ -219,6 +220,12 @@ main(int argc, char **argv)
 	s.diag.library_warnings = s.opts.verbose > 1;
 	if (!options_check_supported(&s)) {
 		status = 1;
+		goto out;
+	}
+	/* --remote: the hosts' kernels are probed, built for and run
+	 * on by remote.c; nothing loads here. */
+	if (s.opts.nremotes > 0) {
+		status = remote_check_options(&s) ? remote_run(&s, argc, argv) : 1;
 		goto out;
 	}
 	/* Before any pass: a module that cannot be loaded here is not

@@ -18,6 +18,7 @@
 #endif
 
 #include "translator/driver/options.h"
+#include "translator/driver/remote.h"
 #include "translator/common/diag_registry.h"
 #include "translator/driver/preflight.h"
 #include "translator/debuginfo/cache_dir.h"
@@ -129,6 +130,8 @@ enum {
 	OPT_JSON,
 	OPT_INFO,
 	OPT_SIGN_MODULE,
+	OPT_REMOTE,
+	OPT_REMOTE_PREFIX,
 };
 
 /* Leading '-': non-options come back in order as code 1, so the script file
@@ -157,6 +160,8 @@ static const struct option long_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "info", no_argument, NULL, OPT_INFO },
 	{ "sign-module", optional_argument, NULL, OPT_SIGN_MODULE },
+	{ "remote", required_argument, NULL, OPT_REMOTE },
+	{ "remote-prefix", no_argument, NULL, OPT_REMOTE_PREFIX },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -164,7 +169,7 @@ static const struct option long_options[] = {
  * which ways of giving the script were used. */
 struct parse_state {
 	struct session *s;
-	int args_cap, include_cap, define_cap, global_cap, sym_file_cap;
+	int args_cap, remote_cap, include_cap, define_cap, global_cap, sym_file_cap;
 	int script_sources;	/* -e, -l, -L seen: at most one allowed */
 	bool want_help, want_version, want_info;
 	const char *explain_id;	/* --explain ID */
@@ -245,6 +250,23 @@ push_include(struct parse_state *ps, const char *dir)
 				     sizeof(*o->include_dirs),
 				     &ps->include_cap, o->ninclude_dirs + 1);
 	o->include_dirs[o->ninclude_dirs++] = dir;
+}
+
+/* --remote URL, repeatable (remote.c). */
+static bool
+opt_remote(struct parse_state *ps, const char *url)
+{
+	struct options *o = &ps->s->opts;
+	const char *problem = remote_url_problem(url);
+
+	if (problem) {
+		diag_fatal_noloc(&ps->s->diag, "invalid --remote '%s': %s", url, problem);
+		return false;
+	}
+	o->remotes = arena_grow(ps->s->arena, o->remotes, sizeof(*o->remotes),
+				&ps->remote_cap, o->nremotes + 1);
+	o->remotes[o->nremotes++] = url;
+	return true;
 }
 
 /* -d PATH: a file whose symbols user backtraces name. */
@@ -609,6 +631,8 @@ handle_option(struct parse_state *ps, int c, const char *arg)
 	case OPT_INFO: ps->want_info = true; return true;
 	case OPT_SIGN_MODULE: return opt_sign_module(ps, arg);
 	case OPT_VM: o->vm = true; return true;
+	case OPT_REMOTE: return opt_remote(ps, arg);
+	case OPT_REMOTE_PREFIX: o->remote_prefix = true; return true;
 	case OPT_SKIP_BADVARS: o->skip_badvars = true; return true;
 	case OPT_DISABLE_CACHE: cache_disable(); return true;
 	case OPT_JSON: o->json_output = true; return true;
@@ -885,6 +909,11 @@ static const char help_text[] =
 "                        (--bpf: BPF programs, no module; a subset of the\n"
 "                        language, runtime/bpf/README.md); dyninst refused\n"
 "  --vm                  run the module in a virtual machine booting the kernel\n"
+"  --remote [ssh://][USER@]HOST[:PORT]\n"
+"                        run on HOST over ssh (repeatable): one build per\n"
+"                        kernel release, the module and loader copied there\n"
+"  --remote-prefix       prefix each remote output line with \"N: \", N the\n"
+"                        index of its --remote (from 0)\n"
 "  -m NAME               call the module NAME (C identifier, at most 55 chars)\n"
 "                        and leave NAME.ko, without debug sections, here\n"
 "  --sign-module[=DIR]   sign the module with tapc's key pair in DIR (default\n"

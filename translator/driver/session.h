@@ -92,6 +92,9 @@ struct options {
 	bool flight_recorder;		/* -F: taprun -F, detach once armed */
 	int time_limit;			/* -T SECONDS */
 	bool vm;			/* --vm */
+	const char **remotes;		/* --remote URL, repeatable */
+	int nremotes;
+	bool remote_prefix;		/* --remote-prefix */
 	enum target_kind target;	/* --target=kernel|user, --runtime=bpf */
 	bool target_given;		/* ... said on the command line, not
 					 * left for preflight.c to choose */
