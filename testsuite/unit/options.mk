@@ -12,7 +12,11 @@ testsuite_unit_test_options_SOURCES = testsuite/unit/test_options.c \
 	translator/driver/options.c translator/common/arena.c translator/common/diag.c \
 	translator/common/diag_registry.c \
 	translator/driver/preflight.c translator/driver/host_caps.c \
+	translator/driver/remote.c translator/driver/paths.c \
+	translator/debuginfo/cache_dir.c \
 	translator/driver/preflight.h translator/driver/host_caps.h \
+	translator/driver/remote.h translator/driver/paths.h \
+	translator/debuginfo/cache_dir.h \
 	translator/driver/options.h translator/driver/session.h translator/common/arena.h \
 	translator/common/diag.h translator/common/diag_registry.h \
 	translator/common/diag_ids.def
