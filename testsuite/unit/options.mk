@@ -35,3 +35,7 @@ EXTRA_DIST += testsuite/unit/check-deploy-module.sh
 # -v's "Pass N:" lines, as stap words them; library warnings only at -vv.
 TESTS += testsuite/unit/check-verbose-passes.sh
 EXTRA_DIST += testsuite/unit/check-verbose-passes.sh
+
+# tapc -F -o FILE: what tapc hands taprun, and what it refuses.
+TESTS += testsuite/unit/check-tapc-flight-file.sh
+EXTRA_DIST += testsuite/unit/check-tapc-flight-file.sh
