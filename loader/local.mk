@@ -20,6 +20,7 @@ TAPRUN_SOURCES = \
 	loader/system.c \
 	loader/stdin.c \
 	loader/flight.c \
+	loader/daemon.c \
 	runtime/linux/tap_protocol.h
 
 bin_PROGRAMS += taprun

@@ -3,7 +3,8 @@
  * tap_<module>/trace<cpu>) and writing their bytes to the script's output:
  * stdout, -o FILE, or with -b one file per CPU (FILE_<cpu>); -o FILE
  * moves on to FILE.1, FILE.2, ... at switch_file() and, with -S SIZE[,N],
- * whenever the file would pass SIZE megabytes (keeping the last N).
+ * whenever the file would pass SIZE megabytes (keeping the last N); in
+ * the background (-F -o) taprun's stdout and stderr move on with it.
  *
  * Takes: the module name and output options.  Produces: every byte the
  * module's handlers committed, in per-CPU order, from every CPU there is
@@ -345,6 +346,21 @@ taprun_relay_limit(struct taprun_relay *r, unsigned long long bytes,
 	r->keep = keep;
 }
 
+/* In the background (-F -o, daemon.c) taprun's stdout and stderr are
+ * the current output file: they move on with it, so that a message
+ * lands beside the output it came with and is rotated away with it. */
+static void
+taprun_relay_stdio_follow(const struct taprun_relay *r)
+{
+	if (!r->stdio_follows)
+		return;
+	fflush(stdout);
+	fflush(stderr);
+	if (dup2(r->main_out, STDOUT_FILENO) < 0 ||
+	    dup2(r->main_out, STDERR_FILENO) < 0)
+		taprun_err("output: messages stay in the previous file: %s", strerror(errno));
+}
+
 /* The move to the next file itself, for switch_file() and -S; with -S's
  * N, the file that falls out of the last N is removed. */
 static int
@@ -376,6 +392,7 @@ taprun_relay_next_file(struct taprun_relay *r)
 					r->out[cpu] = fd;
 			close(r->main_out);
 			r->main_out = fd;
+			taprun_relay_stdio_follow(r);
 		} else {
 			close(r->out[i]);
 			r->out[i] = fd;

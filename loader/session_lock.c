@@ -125,3 +125,12 @@ taprun_session_unlock(struct taprun_lock *lock, bool module_removed)
 	close(lock->fd);
 	lock->fd = -1;
 }
+
+/* After a fork (-F -o goes to the background, daemon.c): the flock is
+ * the same open file's, so it stays held; only the pid it names moves. */
+void
+taprun_session_lock_owner(struct taprun_lock *lock)
+{
+	if (lock->fd >= 0 && taprun_lock_write_pid(lock->fd) != 0)
+		taprun_verbose("%s: cannot write this pid: %s", lock->path, strerror(errno));
+}

@@ -5,6 +5,8 @@
  *          [-T SECS] [-G VAR=VALUE]... MODULE.ko [VAR=VALUE]...
  *   taprun MODULE.ko [OPTIONS] ...     (options after the module, as staprun)
  *   taprun -F [-s MB] [-G VAR=VALUE]... MODULE.ko   (flight recorder: detach)
+ *   taprun -F -o FILE [-S SIZE[,N]] [-T SECS] [-x PID] ... MODULE.ko
+ *                                      (file flight recorder: background)
  *   taprun -A [-o FILE] NAME           (attach; with -o: dump the ring, detach)
  *   taprun -d NAME                     (stop a detached session, remove it)
  *   taprun -h | --help | -V | --version
@@ -19,7 +21,8 @@
  * module reports STOPPED; SIGINT, SIGTERM, SIGHUP, -T and the end of the -c
  * command ask the module to stop (a second signal stops waiting).
  * -F leaves the module running once its probes are armed (flight.c says
- * how it detaches and how -A and -d take the session over again).
+ * how it detaches and how -A and -d take the session over again); -F -o
+ * FILE instead goes on with the session in the background (daemon.c).
  * Must not: exit without removing the module, whatever the path, except
  * a flight recorder's, which is left running on purpose.
  */
@@ -56,6 +59,7 @@ struct taprun_opts {
 	const char *assigns[TAPRUN_MAX_ASSIGNS];	/* -G and VAR=VALUE */
 	int nassigns;
 	const char *outfile;
+	char *abs_outfile;	/* -F -o: outfile made absolute */
 	bool bulk;
 	const char *cmd;
 	pid_t target;
@@ -77,10 +81,12 @@ struct taprun_session {
 	pid_t child;
 	bool child_done;
 	bool started;		/* STARTED received */
+	bool armed;		/* ... saying the probes are armed */
 	bool exit_sent;
 	bool stopped;		/* STOPPED received */
 	bool detached;		/* DETACH sent: the module runs on */
 	bool detach_refused;	/* the session was ending already */
+	bool backgrounded;	/* -F -o: this is the background process */
 	unsigned long long lost_before;	/* counts.lost when -A attached */
 	int signals;
 	int status;		/* the exit status */
@@ -151,7 +157,9 @@ taprun_help(void)
 	      "  -G VAR=VALUE   set global VAR of the script (also VAR=VALUE after MODULE)\n"
 	      "  -F             flight recorder: arm the probes, then detach and leave the\n"
 	      "                 script running, its output in a ring in the kernel where\n"
-	      "                 the newest overwrites the oldest\n"
+	      "                 the newest overwrites the oldest; with -o FILE: go on in\n"
+	      "                 the background writing FILE (print its pid; kill PID\n"
+	      "                 stops the script)\n"
 	      "  -A NAME        attach to flight recorder NAME: print its ring, then its\n"
 	      "                 output as it comes; Ctrl-C stops the script, Ctrl-\\ detaches;\n"
 	      "                 with -o FILE: write the ring to FILE and detach\n"
@@ -262,6 +270,18 @@ taprun_file_limits(struct taprun_opts *o, const char *arg)
 	return 0;
 }
 
+/* -F -o FILE runs the session in the background (daemon.c): -x, -T,
+ * -S are a plain run's; a -c command would lose its terminal. */
+static const char *
+taprun_file_flight_clash(const struct taprun_opts *o)
+{
+	if (o->cmd)
+		return "-c (taprun goes to the background, away from the command's terminal; -x PID names a process that runs already)";
+	if (o->bulk)
+		return "-b";
+	return NULL;
+}
+
 /* What -F, -A and -d leave no room for, refused by name. */
 static int
 taprun_check_mode(const struct taprun_opts *o)
@@ -274,6 +294,14 @@ taprun_check_mode(const struct taprun_opts *o)
 
 	if (o->mode == TAPRUN_RUN)
 		return 0;
+	if (o->mode == TAPRUN_FLIGHT && o->outfile) {
+		clash = taprun_file_flight_clash(o);
+		if (clash) {
+			taprun_err("-F -o cannot be used with %s", clash);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (o->cmd || o->target)
 		clash = "-c and -x (a detached script outlives any command)";
 	else if (o->timeout > 0)
@@ -282,8 +310,6 @@ taprun_check_mode(const struct taprun_opts *o)
 		clash = "-b";
 	else if (o->file_limit)
 		clash = "-S";
-	else if (o->mode == TAPRUN_FLIGHT && o->outfile)
-		clash = "-o (a file flight recorder, stap -F -o, is not supported yet: the output stays in the kernel's ring until taprun -A NAME -o FILE writes it out)";
 	else if (o->mode == TAPRUN_STOP && o->outfile)
 		clash = "-o";
 	else if (o->mode != TAPRUN_FLIGHT && (o->nassigns || o->params))
@@ -493,6 +519,7 @@ taprun_handle_msg(struct taprun_session *s, const struct taprun_msg *m)
 	switch (m->hdr.type) {
 	case TAP_MSG_STARTED:
 		s->started = true;
+		s->armed = !st->status;
 		if (st->status) {
 			taprun_err("module %s could not arm its probes: %s", s->name, strerror(-st->status));
 			s->status = 1;
@@ -622,6 +649,23 @@ taprun_poll_set(const struct taprun_session *s, struct pollfd *p, int *n)
 }
 
 /*
+ * -F -o FILE once armed: this process goes on in the background
+ * (daemon.c; the one that started it returns to the shell).  If it
+ * cannot, the script is stopped here rather than left in front.
+ */
+static void
+taprun_background(struct taprun_session *s)
+{
+	if (s->backgrounded || s->exit_sent || s->stopped)
+		return;
+	s->backgrounded = true;
+	if (taprun_daemon_start(s->name, &s->relay, &s->lock) == 0)
+		return;
+	s->status = 1;
+	taprun_request_exit(s, "cannot go to the background");
+}
+
+/*
  * Leave the session running (-F once armed, Ctrl-\ while attached): what
  * the buffers hold now is printed first, then the module is told to run
  * on alone.  A session that is stopping already is not left: the loop
@@ -688,7 +732,12 @@ taprun_loop(struct taprun_session *s)
 		}
 		while (!s->stopped && taprun_ctl_next(&s->ctl, &m))
 			taprun_handle_msg(s, &m);
-		if (s->o->mode == TAPRUN_FLIGHT && s->started && !s->status)
+		/* -F -o goes to the background even after an early script
+		 * error: one MAXERRORS lets pass leaves the script running,
+		 * and its errors land in FILE from then on. */
+		if (s->o->mode == TAPRUN_FLIGHT && s->o->outfile && s->armed)
+			taprun_background(s);
+		else if (s->o->mode == TAPRUN_FLIGHT && s->started && !s->status)
 			taprun_detach(s);
 		if (s->exit_deadline_ms && taprun_now_ms() >= s->exit_deadline_ms)
 			taprun_request_exit(s, "-T time is up");
@@ -935,6 +984,16 @@ main(int argc, char **argv)
 	if (taprun_module_name(o.module, s.name, sizeof(s.name)) ||
 	    taprun_check_privilege(o.module) || taprun_check_platform())
 		return 1;
+	if (o.mode == TAPRUN_FLIGHT && o.outfile) {
+		/* kill PID must reach the background process, whatever a
+		 * shell without job control made it ignore */
+		o.outfile = o.abs_outfile = taprun_daemon_abspath(o.outfile);
+		if (!o.outfile)
+			return 1;
+		signal(SIGINT, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+	}
 	s.sigfd = taprun_signals_block();
 	if (s.sigfd < 0)
 		return 1;
@@ -949,5 +1008,6 @@ main(int argc, char **argv)
 	if (ret)
 		s.status = 1;
 	free(o.params);
+	free(o.abs_outfile);
 	return s.status;
 }

@@ -2,8 +2,8 @@
  * taprun.h -- the loader's internal interfaces: module insertion and
  * removal (module.c), the ctl conversation (ctl.c), the relay readers
  * (relay.c), the -c target (target.c), who may load a module
- * (privilege.c), whose processes a stapusr module sees (owner.c), and
- * messages (taprun.c).
+ * (privilege.c), whose processes a stapusr module sees (owner.c), the
+ * flight recorder (flight.c, daemon.c), and messages (taprun.c).
  *
  * Internal functions return 0 or a negative errno and have already said
  * what went wrong, in the form "taprun: WHERE: WHAT: WHY".
@@ -38,6 +38,8 @@ struct taprun_lock {
 int taprun_session_lock(struct taprun_lock *lock, const char *name);
 int taprun_session_reclaim(const struct taprun_lock *lock, const char *name);
 void taprun_session_unlock(struct taprun_lock *lock, bool module_removed);
+/* The lock names this process from now on (-F -o's background one). */
+void taprun_session_lock_owner(struct taprun_lock *lock);
 
 /* modinfo.c */
 int taprun_modinfo_get(const char *path, const char *key, char *out,
@@ -101,6 +103,7 @@ struct taprun_relay {
 	bool bulk;			/* -b: FILE_<cpu> per CPU */
 	bool own_out;			/* out[]/main_out are files we opened */
 	bool broken;			/* output failed: read and discard */
+	bool stdio_follows;		/* stdout/stderr are the -o file */
 	unsigned int switches;		/* switch_file() calls: FILE.<n> */
 	unsigned long long limit;	/* -S SIZE in bytes; 0: no limit */
 	unsigned int keep;		/* -S SIZE,N: files kept; 0: all */
@@ -147,6 +150,11 @@ void taprun_flight_explain_open(const char *name, int err);
 int taprun_flight_detach(struct taprun_ctl *ctl, const char *name);
 void taprun_flight_say_detached(const char *name);
 int taprun_flight_attach(struct taprun_ctl *ctl, const char *name);
+
+/* daemon.c: -F -o FILE, the file flight recorder */
+char *taprun_daemon_abspath(const char *path);
+int taprun_daemon_start(const char *name, struct taprun_relay *r,
+			struct taprun_lock *lock);
 
 /* system.c */
 void taprun_system_run(const char *cmd);

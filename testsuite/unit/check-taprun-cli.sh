@@ -2,8 +2,8 @@
 # check-taprun-cli.sh -- taprun's command line, which needs no kernel:
 # --help and -V exit 0 and say what they should; options after the module
 # are read as options (staprun's order), not as VAR=VALUE settings; -S's
-# values and its need of -o, and what -F, -A and -d refuse, are checked
-# before anything is loaded.
+# values and its need of -o, and what -F, -F -o, -A and -d refuse, are
+# checked before anything is loaded.
 #
 # Takes: $TAPRUN (default ./taprun).  Runs on the host: nothing is loaded
 # (a command-line error exits 2 before taprun looks at the module).
@@ -54,8 +54,20 @@ has '^taprun: -S 1,x: expected' "-S 1,x"
 # -F, -A, -d: what a detached session cannot honour, refused by name
 run 2 -F -c true x.ko
 has '^taprun: -F cannot be used with -c and -x' "-F -c"
-run 2 -F -o f x.ko
-has '^taprun: -F cannot be used with -o \(a file flight recorder, stap -F -o, is not supported yet' "-F -o"
+# -F -o FILE (the file flight recorder) goes on in the background: a -c
+# command would lose its terminal, and -b has no one FILE
+run 2 -F -o f -c true x.ko
+has '^taprun: -F -o cannot be used with -c \(taprun goes to the background' "-F -o -c"
+run 2 -F -o f -b x.ko
+has '^taprun: -F -o cannot be used with -b$' "-F -o -b"
+run 2 -F -S 1,2 x.ko
+has '^taprun: -S needs -o FILE' "-F -S without -o"
+# ... and takes -S, -T and -x: past the command line (no module x.ko)
+"$taprun" -F -o "$tmp/f" -S 1,2 -T 5 -x 1 "$tmp/x.ko" > "$tmp/out" 2>&1
+rc=$?
+[ "$rc" = 1 ] || fail "taprun -F -o f -S 1,2 -T 5 -x 1 x.ko exited $rc, not 1 (refused as a command line?)"
+grep -q 'cannot be used' "$tmp/out" && { fail "-F -o with -S -T -x refused:"; cat "$tmp/out" >&2; }
+[ -e "$tmp/f" ] && fail "-F -o made its file before the module was loaded"
 run 2 -A -G a=1 x
 has '^taprun: -A cannot be used with -G, -s and VAR=VALUE' "-A -G"
 run 2 -d -T 5 x

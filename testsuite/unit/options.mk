@@ -6,8 +6,9 @@ if HAVE_CHECK
 check_PROGRAMS += testsuite/unit/test_options
 TESTS += testsuite/unit/test_options
 
-# Linked from the sources, not from tapc's objects, so the test builds even
-# while the rest of the translator is in pieces.
+# Linked from the sources of the code under test; what options.c calls
+# beyond them (--disable-cache's cache_disable, --remote's URL check)
+# comes from tapc's libraries.
 testsuite_unit_test_options_SOURCES = testsuite/unit/test_options.c \
 	translator/driver/options.c translator/common/arena.c translator/common/diag.c \
 	translator/common/diag_registry.c \
@@ -21,7 +22,7 @@ testsuite_unit_test_options_SOURCES = testsuite/unit/test_options.c \
 	translator/common/diag.h translator/common/diag_registry.h \
 	translator/common/diag_ids.def
 testsuite_unit_test_options_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-testsuite_unit_test_options_LDADD = $(CHECK_LIBS)
+testsuite_unit_test_options_LDADD = $(TAPC_LIBS) $(CHECK_LIBS)
 endif
 
 TESTS += testsuite/unit/check-options-doc.sh
@@ -38,3 +39,7 @@ EXTRA_DIST += testsuite/unit/check-deploy-module.sh
 # -v's "Pass N:" lines, as stap words them; library warnings only at -vv.
 TESTS += testsuite/unit/check-verbose-passes.sh
 EXTRA_DIST += testsuite/unit/check-verbose-passes.sh
+
+# tapc -F -o FILE: what tapc hands taprun, and what it refuses.
+TESTS += testsuite/unit/check-tapc-flight-file.sh
+EXTRA_DIST += testsuite/unit/check-tapc-flight-file.sh

@@ -392,7 +392,8 @@ START_TEST(test_runtime)
 END_TEST
 
 /* -F: a module left running by taprun -F; refused by name where nothing
- * outlives the run, and with -o (stap's file flight recorder, not yet). */
+ * outlives the run.  With -o FILE (stap's file flight recorder) taprun
+ * goes on in the background: -S, -T and -x are taken, -c and -b not. */
 START_TEST(test_flight_recorder)
 {
 	ck_assert(parse("-F", "x.stp", NULL));
@@ -411,9 +412,27 @@ START_TEST(test_flight_recorder)
 	expect_usage_error("tapc: error: -F cannot be used with --runtime=bpf (its user-space half ends with tapc)");
 	teardown();
 	setup();
-	parse("-F", "-o", "out", "x.stp", NULL);
-	ck_assert_int_eq(fx.exit_code, 1);
-	ck_assert(strstr(messages(), "-F cannot be used with -o and -S: the file flight recorder (stap -F -o) is not supported yet"));
+	ck_assert(parse("-F", "-o", "out", "-S", "1,2", "-T", "60", "-x", "1",
+			"x.stp", NULL));
+	ck_assert(fx.s.opts.flight_recorder);
+	ck_assert_str_eq(fx.s.opts.output_file, "out");
+	ck_assert_str_eq(fx.s.opts.cpu_spec, "1,2");
+	teardown();
+	setup();
+	parse("-F", "-o", "out", "-c", "true", "x.stp", NULL);
+	expect_usage_error("tapc: error: -F -o cannot be used with -c (taprun goes on in the background, away from the command's terminal; -x PID names a process that runs already)");
+	teardown();
+	setup();
+	parse("-F", "-o", "out", "-b", "x.stp", NULL);
+	expect_usage_error("tapc: error: -F -o cannot be used with -b");
+	teardown();
+	setup();
+	parse("-F", "-o", "out", "--vm", "x.stp", NULL);
+	expect_usage_error("tapc: error: -F cannot be used with --vm (the VM powers off when the run ends; a flight recorder must outlive it)");
+	teardown();
+	setup();
+	parse("-F", "-S", "1", "x.stp", NULL);
+	expect_usage_error("tapc: error: -S needs -o FILE: it makes FILE.1, FILE.2, ... of at most SIZE megabytes each");
 	teardown();
 	setup();
 	parse("-F", "-c", "true", "x.stp", NULL);

@@ -650,8 +650,20 @@ handle_option(struct parse_state *ps, int c, const char *arg)
 }
 
 /* -F: the module is left running in the kernel by taprun -F, so only a
- * module run on this machine can be one, and nothing may need taprun to
- * stay (stap -F -o, its file flight recorder, is not done yet). */
+ * module run on this machine can be one.  Without -o nothing may need
+ * taprun to stay; with -o FILE (stap's file flight recorder) taprun
+ * stays, in the background, so -S, -T and -x work as in a plain run,
+ * and only a -c command, which would lose its terminal, cannot. */
+static const char *
+flight_file_clash(const struct options *o)
+{
+	if (o->target_command)
+		return "-c (taprun goes on in the background, away from the command's terminal; -x PID names a process that runs already)";
+	if (o->bulk_mode)
+		return "-b";
+	return NULL;
+}
+
 static bool
 check_flight_recorder(struct parse_state *ps)
 {
@@ -664,9 +676,12 @@ check_flight_recorder(struct parse_state *ps)
 		clash = "--target=user (a program, not a module left in the kernel)";
 	else if (o->target == TARGET_BPF)
 		clash = "--runtime=bpf (its user-space half ends with tapc)";
-	else if (o->output_file || o->cpu_spec)
-		clash = "-o and -S: the file flight recorder (stap -F -o) is not supported yet; the output stays in the kernel's ring until `taprun -A NAME -o FILE` writes it out";
-	else if (o->target_command || o->target_pid)
+	else if (o->output_file) {
+		clash = flight_file_clash(o);
+		if (clash)
+			diag_fatal_noloc(&ps->s->diag, "-F -o cannot be used with %s", clash);
+		return !clash;
+	} else if (o->target_command || o->target_pid)
 		clash = "-c and -x (a detached script outlives any command)";
 	else if (o->time_limit)
 		clash = "-T (nobody is there to stop a detached script on time)";
@@ -939,7 +954,9 @@ static const char help_text[] =
 "                        min/avg/max cycles per probe, as stap -t (tapc(1))\n"
 "  -F                    flight recorder: arm the probes and detach; the script\n"
 "                        runs on, its newest output kept in the kernel (taprun\n"
-"                        -A NAME attaches, -A -o FILE saves, -d NAME stops)\n"
+"                        -A NAME attaches, -A -o FILE saves, -d NAME stops);\n"
+"                        with -o FILE: taprun goes on in the background writing\n"
+"                        FILE and prints its pid (kill PID stops the script)\n"
 "  --json                print arrays, aggregates, histograms and the end-of-run\n"
 "                        autoprint as JSON, one document a line (see tapc(1))\n"
 "\n"
