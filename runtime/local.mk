@@ -17,6 +17,7 @@ TAP_CORE_H_FILES = \
 	runtime/core/format.h \
 	runtime/core/tapstring.h \
 	runtime/core/json.h \
+	runtime/core/merge.h \
 	runtime/core/timing.h \
 	runtime/core/limits.h \
 	runtime/core/handler.h \
@@ -34,6 +35,7 @@ TAP_CORE_C_FILES = \
 	runtime/core/format.c \
 	runtime/core/tapstring.c \
 	runtime/core/json.c \
+	runtime/core/merge.c \
 	runtime/core/timing.c
 
 noinst_LIBRARIES += runtime/libtapcore.a

@@ -16,4 +16,5 @@
 #include "format.c"
 #include "tapstring.c"
 #include "json.c"
+#include "merge.c"
 #include "timing.c"

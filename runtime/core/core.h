@@ -16,5 +16,6 @@
 #include "format.h"
 #include "tapstring.h"
 #include "json.h"
+#include "merge.h"
 
 #endif /* TAP_CORE_CORE_H */

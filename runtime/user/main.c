@@ -13,6 +13,11 @@
  * ended the script), the "WARNING: Number of errors" line, and exit status
  * 1 if an error ended the script, else 0.
  *
+ * A program of `tapc --remote-merge`'s end probes (TAP_MERGE, defined by
+ * the generated code with its table tap_merge_globals) takes -M FILE
+ * instead: the hosts' merge lines (runtime/core/merge.h) are added into
+ * the cleared globals, and the end probes run over them at once.
+ *
  * Every handler runs on this one thread: timers are a deadline loop around
  * sigtimedwait(), so handlers never overlap and need no locks.  Must not:
  * start threads that run handlers.
@@ -27,6 +32,7 @@
 #include <unistd.h>
 
 struct tap_user_opts {
+	const char *merge;	/* -M FILE (TAP_MERGE) */
 	const char *output;
 	const char *command;
 	long time_limit;	/* seconds, 0: none */
@@ -102,8 +108,9 @@ tap_parse_args(int argc, char **argv, struct tap_user_opts *o)
 {
 	int ch;
 
-	while ((ch = getopt(argc, argv, "o:c:x:T:G:")) != -1) {
+	while ((ch = getopt(argc, argv, "o:c:x:T:G:M:")) != -1) {
 		switch (ch) {
+		case 'M': o->merge = optarg; break;
 		case 'o': o->output = optarg; break;
 		case 'c': o->command = optarg; break;
 		case 'x': tap_target_pid = atoi(optarg); break;
@@ -112,7 +119,7 @@ tap_parse_args(int argc, char **argv, struct tap_user_opts *o)
 			/* applied after init, see tap_apply_params() */
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-o FILE] [-c CMD] [-x PID] [-T SECONDS] [-G name=value]...\n", argv[0]);
+			fprintf(stderr, "usage: %s [-o FILE] [-c CMD] [-x PID] [-T SECONDS] [-G name=value]... [-M FILE]\n", argv[0]);
 			return -1;
 		}
 	}
@@ -132,7 +139,7 @@ tap_apply_params(int argc, char **argv)
 			if (tap_set_param(argv[i] + 2))
 				return -1;
 		} else if (argv[i][0] == '-' && argv[i][1] && !argv[i][2] &&
-			   strchr("ocxT", argv[i][1])) {
+			   strchr("ocxTM", argv[i][1])) {
 			i++;	/* skip the option's value */
 		}
 	}
@@ -323,6 +330,44 @@ tap_finish(void)
 			(unsigned long long)tap_output_cut_count);
 }
 
+/* -M FILE: the hosts' lines added into the globals they name; every
+ * line must load, or the end probes would print a partial merge. */
+static int
+tap_merge_load(const char *path)
+{
+#ifdef TAP_MERGE
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	long lineno = 0;
+	int rc = 0;
+
+	if (!f) {
+		fprintf(stderr, "ERROR: cannot open '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	tap_merge_reset(tap_merge_globals, TAP_MERGE_NGLOBALS);
+	while (getline(&line, &cap, f) > 0) {
+		const char *why;
+
+		lineno++;
+		if (tap_merge_load_line(tap_merge_globals, TAP_MERGE_NGLOBALS,
+					line, &why) < 0) {
+			fprintf(stderr, "ERROR: %s:%ld: cannot merge: %s\n", path,
+				lineno, why);
+			rc = -1;
+			break;
+		}
+	}
+	free(line);
+	fclose(f);
+	return rc;
+#else
+	fprintf(stderr, "ERROR: -M %s: this program was not built by tapc --remote-merge\n", path);
+	return -1;
+#endif
+}
+
 static int
 tap_setup(int argc, char **argv, struct tap_user_opts *o)
 {
@@ -347,7 +392,9 @@ tap_setup(int argc, char **argv, struct tap_user_opts *o)
 			tap_error_message(rc));
 		return -1;
 	}
-	return tap_apply_params(argc, argv);
+	if (tap_apply_params(argc, argv))
+		return -1;
+	return o->merge ? tap_merge_load(o->merge) : 0;
 }
 
 int
@@ -385,6 +432,9 @@ main(int argc, char **argv)
 	}
 #endif
 	tap_release_command(release, !tap_exit_requested);
+	/* -M: the hosts ran the script; here only its end is left */
+	if (o.merge)
+		tap_request_exit();
 	tap_main_loop(&set, o.time_limit, child);
 #ifdef TAP_BPF
 	tap_bpf_stop();

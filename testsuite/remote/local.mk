@@ -1,4 +1,5 @@
-## testsuite/remote/local.mk -- the tier of `tapc --remote` (issue 17): two
+## testsuite/remote/local.mk -- the tier of `tapc --remote` and
+## `--remote-merge` (issue 17): two
 ## QEMU guests of two kernel releases, each with dropbear behind a QEMU
 ## port forward on 127.0.0.1, one boot each for every check
 ## (testsuite/remote/remote.test).  `make check-remote` runs it alone;

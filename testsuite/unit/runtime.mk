@@ -11,7 +11,8 @@ RUNTIME_UNIT_TESTS = \
 	testsuite/unit/test_format \
 	testsuite/unit/test_string \
 	testsuite/unit/test_arith \
-	testsuite/unit/test_json
+	testsuite/unit/test_json \
+	testsuite/unit/test_merge
 
 check_PROGRAMS += $(RUNTIME_UNIT_TESTS)
 TESTS += $(RUNTIME_UNIT_TESTS)
@@ -46,4 +47,7 @@ testsuite_unit_test_arith_LDADD = $(RUNTIME_UNIT_LDADD)
 testsuite_unit_test_json_SOURCES = testsuite/unit/test_json.c
 testsuite_unit_test_json_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
 testsuite_unit_test_json_LDADD = $(RUNTIME_UNIT_LDADD)
+testsuite_unit_test_merge_SOURCES = testsuite/unit/test_merge.c
+testsuite_unit_test_merge_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
+testsuite_unit_test_merge_LDADD = $(RUNTIME_UNIT_LDADD)
 endif

@@ -93,6 +93,7 @@ static const char *const build_runtime_files[] = {
 	"core/stat.h", "core/stat.c", "core/hist.c", "core/map.h",
 	"core/map.c", "core/pmap.c", "core/cmap.c", "core/format.h", "core/format.c",
 	"core/tapstring.h", "core/tapstring.c", "core/json.h", "core/json.c",
+	"core/merge.h", "core/merge.c",
 	"core/core.h", "core/all.c",
 	"bpf/tap_bpf.h", "bpf/tap_bpf_abi.h", "bpf/user_bpf.c",
 	NULL

@@ -113,6 +113,7 @@ kbuild_cache_key(struct session *s)
 	hash_int(&h, privilege_level(s->opts.privilege));
 	hash_int(&h, s->opts.unoptimized);
 	hash_int(&h, s->opts.json_output);
+	hash_int(&h, s->opts.merge_part);	/* --remote-merge's half */
 	hash_int(&h, s->opts.target);
 	hash_int(&h, s->opts.buffer_mb);
 	hash_str(&h, s->opts.module_name);

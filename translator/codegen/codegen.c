@@ -223,10 +223,13 @@ cg_scan_stat(struct node *n, void *ctx)
 	return true;
 }
 
+/* Over the whole program when pass 3 writes part of it (--runtime=bpf's
+ * user half, --remote-merge's end probes): a histogram the other part
+ * reads makes the buckets the parts exchange. */
 static void
 cg_scan_stats(struct cg *g)
 {
-	struct program *p = g->prog;
+	const struct program *p = g->prog->whole ? g->prog->whole : g->prog;
 	int i;
 
 	for (i = 0; i < p->nprobes; i++)
@@ -558,6 +561,16 @@ static const char *const cg_prelude[] = {
 	"\t}",
 	"}",
 	"",
+	"/* --remote-merge: a global's line (runtime/core/merge.h). */",
+	"static __attribute__((unused)) int",
+	"__tap_out_merge(struct tap_context *c, const char *name,",
+	"\t\tconst struct tap_value *k, const enum tap_type *kt,",
+	"\t\tunsigned int nk, enum tap_type t, int64_t lv,",
+	"\t\tconst struct tap_stat_desc *d, const struct tap_stat_data *sd)",
+	"{",
+	"\t__TAP_OUT(c, tap_merge_put(&__b, name, k, kt, nk, t, lv, d, sd));",
+	"}",
+	"",
 	"static __attribute__((unused)) void",
 	"__tap_str_fmt(char *dst, const struct tap_fmt *f, const struct tap_value *a,",
 	"\t      unsigned int n)",
@@ -876,6 +889,8 @@ cg_write_all(struct cg *g, FILE *out, const char *decls, const char *frames,
 	cg_init_globals(g);
 	cg_exit_globals(g);
 	cg_module_desc(g);
+	if (g->s->opts.merge_part == MERGE_LOCAL)
+		cg_merge_table(g);
 	cg_blank(&g->w);
 	cg_line(&g->w, "#include \"runtime.c\"");
 }
@@ -883,7 +898,25 @@ cg_write_all(struct cg *g, FILE *out, const char *decls, const char *frames,
 bool
 pass_translate(struct session *s, FILE *out)
 {
-	struct cg g = { .s = s, .prog = s->program, .a = s->arena };
+	const bool *merged = NULL;
+
+	if (!s->program)
+		return false;
+	/* --remote-merge (codegen_merge.c): the end probes here, or the
+	 * rest, writing the merged globals out, on the hosts */
+	if (s->opts.merge_part == MERGE_LOCAL && !s->program->whole)
+		return cg_merge_translate_local(s, out);
+	if (s->opts.merge_part == MERGE_REMOTE &&
+	    !(merged = cg_merge_remote_plan(s)))
+		return false;
+	return cg_translate(s, out, merged);
+}
+
+bool
+cg_translate(struct session *s, FILE *out, const bool *merged)
+{
+	struct cg g = { .s = s, .prog = s->program, .a = s->arena,
+			.merged = merged };
 	char *decls = NULL, *frames = NULL, *bodies = NULL;
 	size_t dl = 0, fl = 0, bl = 0;
 

@@ -13,6 +13,11 @@
  * codegen.c lists them among the end probes, after the script's own end
  * probes of sequence 0 or less. Lines go through formats compiled at
  * translate time, as printf's do. Must not: print tapset globals.
+ *
+ * With --remote-merge, the hosts' module has, instead, a handler of this
+ * kind for each global merged across hosts (codegen_merge.c), writing
+ * its merge lines (runtime/core/merge.h), then one writing the closing
+ * line: the autoprint itself runs once, here, over the merged globals.
  */
 #include <string.h>
 
@@ -308,6 +313,48 @@ cg_autoprint_frame(struct cg *g, struct symbol *sym, int k)
 	fprintf(g->body_frames, "\tstruct auto_%d_locals auto_%d;\n", k, k);
 }
 
+/* --remote-merge on the hosts: global sym as merge lines, one per
+ * entry of an array, in any order. */
+static void
+cg_merge_dump_block(struct cg *g, struct symbol *sym,
+		    const struct cg_whole_at *at)
+{
+	const char *name = cg_global_name(sym), *map;
+	int i, k = g->static_seq++;
+
+	cg_open_block(&g->w);
+	if (!sym->nkeys && sym->type == TY_STATS) {
+		cg_line(&g->w, "__tap_out_merge(c, \"%s\", NULL, NULL, 0, TAP_T_STAT, 0, &%s.desc, tap_stat_get(&%s));",
+			sym->name, name, name);
+	} else if (!sym->nkeys) {
+		cg_line(&g->w, "__tap_out_merge(c, \"%s\", NULL, NULL, 0, TAP_T_LONG, %s, NULL, NULL);",
+			sym->name, cg_scalar_value(g, sym));
+	} else {
+		fprintf(g->decls, "static const enum tap_type __tap_mkt_%d[] = {", k);
+		for (i = 0; i < sym->nkeys; i++)
+			fprintf(g->decls, " %s,", sym->key_types[i] == TY_STRING
+				? "TAP_T_STRING" : "TAP_T_LONG");
+		fprintf(g->decls, " };\n");
+		cg_line(&g->w, "struct tap_value v[%d] = { { 0, NULL } };",
+			sym->nkeys + 1);
+		cg_line(&g->w, "struct tap_map_order o = { .dir = 0, .limit = -1 };");
+		cg_line(&g->w, "struct tap_map_iter it;");
+		cg_line(&g->w, "struct tap_map_entry *e;");
+		map = cg_whole_map(g, sym, at);
+		cg_line(&g->w, "tap_map_iter_start(%s, &o, &it, %s);", map, at->iters);
+		cg_open(&g->w, "while ((e = tap_map_iter_next(&it)) != NULL)");
+		cg_whole_entry(g, sym, map, at);
+		if (sym->type == TY_STATS)
+			cg_line(&g->w, "__tap_out_merge(c, \"%s\", v, __tap_mkt_%d, %d, TAP_T_STAT, 0, &(%s)->stat_desc, tap_map_value_stat(%s, e));",
+				sym->name, k, sym->nkeys, map, map);
+		else
+			cg_line(&g->w, "__tap_out_merge(c, \"%s\", v, __tap_mkt_%d, %d, TAP_T_LONG, v[%d].l, NULL, NULL);",
+				sym->name, k, sym->nkeys, sym->nkeys);
+		cg_close(&g->w, NULL);
+	}
+	cg_close(&g->w, NULL);
+}
+
 /* The statements that print global sym whole, in a block of their own:
  * its locals, then the lines (text, or JSON with --json). */
 static void
@@ -359,8 +406,12 @@ cg_autoprint_handler(struct cg *g, struct symbol *sym, int k)
 	if (sym->nkeys)
 		cg_autoprint_frame(g, sym, k);
 	cg_blank(&g->w);
-	cg_comment(&g->w, "autoprint: global %s is written but never read",
-		sym->name);
+	if (g->s->opts.merge_part == MERGE_REMOTE)
+		cg_comment(&g->w, "--remote-merge: global %s, for the end probes run by tapc",
+			   sym->name);
+	else
+		cg_comment(&g->w, "autoprint: global %s is written but never read",
+			   sym->name);
 	cg_line(&g->w, "static void");
 	cg_line(&g->w, "autoprint_%d(struct tap_context *c)", k);
 	cg_open_block(&g->w);
@@ -370,7 +421,10 @@ cg_autoprint_handler(struct cg *g, struct symbol *sym, int k)
 	cg_line(&g->w, "if (!tap_locks_acquire(c, __tap_alocks_%d, 1))", k);
 	cg_line(&g->w, "\treturn;");
 	cg_fold_counted_arrays(g, sym, "out");
-	cg_print_whole_block(g, sym, &at);
+	if (g->s->opts.merge_part == MERGE_REMOTE)
+		cg_merge_dump_block(g, sym, &at);
+	else
+		cg_print_whole_block(g, sym, &at);
 	cg_label(&g->w, "out");
 	cg_line(&g->w, "tap_locks_release(__tap_alocks_%d, 1);", k);
 	cg_close(&g->w, NULL);
@@ -398,6 +452,33 @@ cg_print_whole(struct cg *g, struct node *n)
 	return "((int64_t)0)";
 }
 
+bool *
+cg_autoprint_wanted(struct cg *g)
+{
+	struct cg_rw rw;
+	bool *want = arena_alloc(g->a, sizeof(bool) * (size_t)(g->prog->nglobals + 1));
+
+	cg_rw_scan(g, &rw);
+	for (int i = 0; i < g->prog->nglobals; i++)
+		want[i] = cg_wants_autoprint(&rw, i);
+	return want;
+}
+
+/* --remote-merge on the hosts: after the globals' lines, the line that
+ * says they are all there. */
+static void
+cg_merge_end_handler(struct cg *g, int k)
+{
+	cg_blank(&g->w);
+	cg_line(&g->w, "static void");
+	cg_line(&g->w, "autoprint_%d(struct tap_context *c)", k);
+	cg_open_block(&g->w);
+	cg_line(&g->w, "tap_puts(c, TAP_MERGE_END);");
+	cg_close(&g->w, NULL);
+	cg_line(&g->w, "static const struct tap_probe __tap_auto_%d = { .point = \"end\", "
+		".location = \"--remote-merge\", .handler = autoprint_%d };", k, k);
+}
+
 int
 cg_autoprint(struct cg *g)
 {
@@ -405,6 +486,13 @@ cg_autoprint(struct cg *g)
 	struct cg_rw rw;
 	int i, n = 0;
 
+	if (g->s->opts.merge_part == MERGE_REMOTE) {
+		for (i = 0; i < p->nglobals; i++)
+			if (g->merged && g->merged[i])
+				cg_autoprint_handler(g, p->globals[i], n++);
+		cg_merge_end_handler(g, n++);
+		return n;
+	}
 	cg_rw_scan(g, &rw);
 	for (i = 0; i < p->nglobals; i++)
 		if (cg_wants_autoprint(&rw, i))

@@ -73,6 +73,8 @@ struct cg {
 					 * use */
 	struct cg_table *tables;	/* cg_table_row() */
 	int ntables, table_cap;
+	const bool *merged;		/* --remote-merge: the globals merged
+					 * across hosts, by index; else NULL */
 };
 
 /* codegen_tvar.c: context variables, through their provider's hooks. */
@@ -146,6 +148,21 @@ const char *cg_static_format(struct cg *g, const char *src, size_t len,
 int cg_autoprint(struct cg *g);
 /* print(G) of a whole array or statistics global, as autoprint prints. */
 const char *cg_print_whole(struct cg *g, struct node *n);
+
+/* Which globals autoprint prints, by index (of the whole program). */
+bool *cg_autoprint_wanted(struct cg *g);
+
+/* codegen.c: pass 3 with the globals --remote-merge merges (or NULL). */
+bool cg_translate(struct session *s, FILE *out, const bool *merged);
+
+/* codegen_merge.c: --remote-merge's halves.  The merged globals of the
+ * program (NULL after reporting a shape it cannot merge); the end-probe
+ * program's C (MERGE_LOCAL); the table of the globals that one fills;
+ * whether a probe is an end probe (it runs here, not on the hosts). */
+bool *cg_merge_remote_plan(struct session *s);
+bool cg_merge_translate_local(struct session *s, FILE *out);
+void cg_merge_table(struct cg *g);
+bool cg_merge_is_end(const struct derived_probe *dp);
 
 /* codegen_builtin.c: a call elaboration bound to a builtin
  * (n->u.call.builtin, sema/builtins.h), as an expression; and the C

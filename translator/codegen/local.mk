@@ -18,6 +18,7 @@ translator_libtapc_a_SOURCES += \
 	translator/codegen/codegen.c \
 	translator/codegen/codegen.h \
 	translator/codegen/codegen_autoprint.c \
+	translator/codegen/codegen_merge.c \
 	translator/codegen/codegen_builtin.c \
 	translator/codegen/codegen_expr.c \
 	translator/codegen/codegen_int.h \

@@ -198,7 +198,9 @@ run_passes(struct session *s)
 		sema_print_program(stdout, s);
 		return 0;
 	}
-	if (s->opts.target == TARGET_USER)
+	/* --remote-merge's end probes (remote.c builds them with -p4): a
+	 * user-space program over the program elaborated for the hosts */
+	if (s->opts.target == TARGET_USER || s->opts.merge_part == MERGE_LOCAL)
 		return run_user_target(s);
 	if (s->opts.target == TARGET_BPF)
 		return run_bpf_target(s);

@@ -132,6 +132,8 @@ enum {
 	OPT_SIGN_MODULE,
 	OPT_REMOTE,
 	OPT_REMOTE_PREFIX,
+	OPT_REMOTE_MERGE,
+	OPT_MERGE_PART,
 };
 
 /* Leading '-': non-options come back in order as code 1, so the script file
@@ -162,6 +164,9 @@ static const struct option long_options[] = {
 	{ "sign-module", optional_argument, NULL, OPT_SIGN_MODULE },
 	{ "remote", required_argument, NULL, OPT_REMOTE },
 	{ "remote-prefix", no_argument, NULL, OPT_REMOTE_PREFIX },
+	{ "remote-merge", no_argument, NULL, OPT_REMOTE_MERGE },
+	/* internal: remote.c's child builds of --remote-merge's halves */
+	{ "merge-part", required_argument, NULL, OPT_MERGE_PART },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -250,6 +255,24 @@ push_include(struct parse_state *ps, const char *dir)
 				     sizeof(*o->include_dirs),
 				     &ps->include_cap, o->ninclude_dirs + 1);
 	o->include_dirs[o->ninclude_dirs++] = dir;
+}
+
+/* --merge-part=remote|local: not for users (not in --help); remote.c
+ * builds the two halves of a --remote-merge script with it. */
+static bool
+opt_merge_part(struct parse_state *ps, const char *arg)
+{
+	struct options *o = &ps->s->opts;
+
+	if (strcmp(arg, "remote") == 0)
+		o->merge_part = MERGE_REMOTE;
+	else if (strcmp(arg, "local") == 0)
+		o->merge_part = MERGE_LOCAL;
+	else {
+		diag_fatal_noloc(&ps->s->diag, "invalid --merge-part '%s': expected remote or local", arg);
+		return false;
+	}
+	return true;
 }
 
 /* --remote URL, repeatable (remote.c). */
@@ -633,6 +656,8 @@ handle_option(struct parse_state *ps, int c, const char *arg)
 	case OPT_VM: o->vm = true; return true;
 	case OPT_REMOTE: return opt_remote(ps, arg);
 	case OPT_REMOTE_PREFIX: o->remote_prefix = true; return true;
+	case OPT_REMOTE_MERGE: o->remote_merge = true; return true;
+	case OPT_MERGE_PART: return opt_merge_part(ps, arg);
 	case OPT_SKIP_BADVARS: o->skip_badvars = true; return true;
 	case OPT_DISABLE_CACHE: cache_disable(); return true;
 	case OPT_JSON: o->json_output = true; return true;
@@ -705,6 +730,10 @@ check_combinations(struct parse_state *ps)
 
 	if (o->target_command && o->target_pid) {
 		diag_fatal_noloc(d, "-c and -x cannot be used together: -c starts the target process, -x names one that runs already");
+		return false;
+	}
+	if (o->remote_merge && o->nremotes == 0) {
+		diag_fatal_noloc(d, "--remote-merge needs --remote HOST: it merges the global statistics and arrays of the hosts' runs");
 		return false;
 	}
 	if (o->cpu_spec && !o->output_file) {
@@ -929,6 +958,8 @@ static const char help_text[] =
 "                        kernel release, the module and loader copied there\n"
 "  --remote-prefix       prefix each remote output line with \"N: \", N the\n"
 "                        index of its --remote (from 0)\n"
+"  --remote-merge        add up the hosts' global statistics and arrays, then\n"
+"                        run the end probes once, here, over them (tapc(1))\n"
 "  -m NAME               call the module NAME (C identifier, at most 55 chars)\n"
 "                        and leave NAME.ko, without debug sections, here\n"
 "  --sign-module[=DIR]   sign the module with tapc's key pair in DIR (default\n"

@@ -15,11 +15,19 @@
  * when tapc closes that (on ^C) or the connection drops, the snippet
  * sends the loader SIGTERM, which runs the end probes and unloads the
  * module, as ^C does locally, and then removes the files.
+ *
+ * --remote-merge: the hosts' module is the script without its end
+ * probes, writing its globals out as merge lines at the end
+ * (runtime/core/merge.h); a program built here from the same script's
+ * end probes (translator/codegen/codegen_merge.c) adds every host's
+ * lines into its globals and runs the end probes once.  Those lines are
+ * taken out of the hosts' output as it streams in, never printed.
  */
 #include "translator/driver/remote.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <time.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -47,6 +55,9 @@ struct remote_host {
 	char *out_part, *err_part;	/* an unfinished line of each */
 	int status;		/* exit status of the run */
 	bool done;
+	char *merge;		/* --remote-merge: its lines (malloc'd) */
+	size_t merge_len;
+	FILE *merge_f;		/* ... being written */
 };
 
 /* ---------------------------------------------------------------------- */
@@ -288,7 +299,8 @@ remote_words(const char *arg)
 {
 	if (strcmp(arg, "--remote") == 0)
 		return 2;
-	if (strncmp(arg, "--remote=", 9) == 0 || strcmp(arg, "--remote-prefix") == 0)
+	if (strncmp(arg, "--remote=", 9) == 0 || strcmp(arg, "--remote-prefix") == 0 ||
+	    strcmp(arg, "--remote-merge") == 0)
 		return 1;
 	return 0;
 }
@@ -304,10 +316,12 @@ pass_words(const char *arg)
 	return 0;
 }
 
-/* Run `tapc -p4 -r KREL ARGS...` (ARGS: ours less --remote and -p) and
- * return the module it printed, or NULL after saying why. */
+/* Run `tapc -p4 -r KREL [--merge-part=PART] ARGS...` (ARGS: ours less
+ * --remote and -p) and return the module (or, for the end probes of
+ * --remote-merge, the program) it printed, or NULL after saying why. */
 static const char *
-build_for(struct session *s, int argc, char **argv, const char *krel)
+build_for(struct session *s, int argc, char **argv, const char *krel,
+	  const char *part)
 {
 	const char **cargv = arena_alloc(s->arena, sizeof(char *) * (size_t)(argc + 8));
 	int n = 0;
@@ -317,6 +331,8 @@ build_for(struct session *s, int argc, char **argv, const char *krel)
 	cargv[n++] = "-p4";
 	cargv[n++] = "-r";
 	cargv[n++] = krel;
+	if (part)
+		cargv[n++] = part;
 	for (int i = 1; i < argc; i++) {
 		/* The script file and its arguments follow getopt's rules;
 		 * only our own words are dropped. */
@@ -368,7 +384,8 @@ build_all(struct session *s, int argc, char **argv, struct remote_host *hosts,
 					hosts[j].failure = h->failure;
 			continue;
 		}
-		const char *ko = build_for(s, argc, argv, h->krel);
+		const char *ko = build_for(s, argc, argv, h->krel,
+					   s->opts.remote_merge ? "--merge-part=remote" : NULL);
 		builds++;
 		char *sharing = NULL;
 		size_t len = 0;
@@ -632,7 +649,7 @@ start_run(struct session *s, struct remote_host *h)
  * a long run's output must not pile up in the arena).  At the end of
  * the stream (len 0) flush what is left. */
 static void
-relay(struct session *s, const struct remote_host *h, FILE *to, char **part,
+relay(struct session *s, struct remote_host *h, FILE *to, char **part,
       const char *data, size_t len)
 {
 	size_t old = *part ? strlen(*part) : 0;
@@ -649,6 +666,13 @@ relay(struct session *s, const struct remote_host *h, FILE *to, char **part,
 	*part = NULL;
 	line = text;
 	while ((nl = strchr(line, '\n')) || (len == 0 && *line)) {
+		/* --remote-merge: the module's merge lines are for tapc */
+		if (h->merge_f && to == stdout && nl &&
+		    strncmp(line, "\036M", 2) == 0) {
+			fwrite(line, 1, (size_t)(nl - line + 1), h->merge_f);
+			line = nl + 1;
+			continue;
+		}
 		if (s->opts.remote_prefix)
 			fprintf(to, "%d: ", h->index);
 		if (nl) {
@@ -696,6 +720,8 @@ run_all(struct session *s, struct remote_host *hosts, int n)
 		h->in_fd = h->out_fd = h->err_fd = -1;
 		if (h->failure)
 			continue;
+		if (s->opts.remote_merge)
+			h->merge_f = open_memstream(&h->merge, &h->merge_len);
 		if (!start_run(s, h))
 			fail(s, h, "cannot start ssh: %s%s", strerror(errno), "");
 	}
@@ -763,6 +789,122 @@ run_all(struct session *s, struct remote_host *hosts, int n)
 }
 
 /* ---------------------------------------------------------------------- */
+/* --remote-merge: the end probes, here */
+
+/* Build the end-probe program from the script elaborated for the first
+ * host that can be built for; NULL after the child said why (a script
+ * shape the merge cannot take: codegen_merge.c's E_REMOTE_MERGE). */
+static const char *
+build_end_program(struct session *s, int argc, char **argv,
+		  struct remote_host *hosts, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!hosts[i].failure && headers_installed(s, hosts[i].krel))
+			return build_for(s, argc, argv, hosts[i].krel,
+					 "--merge-part=local");
+	return NULL;
+}
+
+/* Every host's lines into one file, the end program run over it.
+ * Returns its exit status. */
+static int
+merge_and_end(struct session *s, const char *program, struct remote_host *hosts,
+	      int n)
+{
+	char path[] = "/tmp/tapc-merge.XXXXXX";
+	int fd = mkstemp(path), merged = 0, status = 1;
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	if (!f) {
+		fprintf(stderr, "tapc: error: --remote-merge: cannot write %s: %s\n",
+			path, strerror(errno));
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		struct remote_host *h = &hosts[i];
+		const char *end;
+
+		if (!h->merge)
+			continue;
+		end = strstr(h->merge, "\036M.end\n");
+		if (!end) {
+			fprintf(stderr, "tapc: error: remote %d (%s): its globals did not arrive (the script there stopped before its end, after an error or a lost connection); merged without them\n",
+				h->index, h->url);
+			continue;
+		}
+		fwrite(h->merge, 1, (size_t)(end - h->merge), f);
+		fputs(end + strlen("\036M.end\n"), f);
+		merged++;
+	}
+	if (fclose(f) != 0) {
+		unlink(path);
+		return 1;
+	}
+	if (merged) {
+		const char **argv = arena_alloc(s->arena, sizeof(char *) * (size_t)(2 * s->opts.nglobals + 4));
+		int k = 0;
+		pid_t pid;
+
+		argv[k++] = program;
+		argv[k++] = "-M";
+		argv[k++] = path;
+		for (int i = 0; i < s->opts.nglobals; i++) {
+			argv[k++] = "-G";
+			argv[k++] = arena_printf(s->arena, "%s=%s", s->opts.globals[i].name,
+						 s->opts.globals[i].value);
+		}
+		argv[k] = NULL;
+		fflush(stdout);
+		fflush(stderr);
+		pid = fork();
+		if (pid == 0) {
+			execv(program, (char *const *)argv);
+			fprintf(stderr, "tapc: cannot run %s: %s\n", program, strerror(errno));
+			_exit(127);
+		}
+		while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		status = pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+	}
+	if (s->opts.verbose)
+		fprintf(stderr, "tapc: --remote-merge: the globals of %d host%s merged, end probes run here (exit status %d)\n",
+			merged, merged == 1 ? "" : "s", status);
+	unlink(path);
+	return merged ? status : 1;
+}
+
+/* The end program's build directory ($TMPDIR/tapcXXXXXX, build_user.c),
+ * unless the program is the cache's copy. */
+static void
+remove_end_program(struct session *s, const char *program)
+{
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	const char *dir = arena_strdup(s->arena, program);
+	char *slash = strrchr(dir, '/');
+	const char *prefix = arena_printf(s->arena, "%s/tapc", tmp);
+	char *out;
+
+	if (!slash)
+		return;
+	*slash = '\0';
+	if (strncmp(dir, prefix, strlen(prefix)) != 0 ||
+	    strchr(dir + strlen(tmp) + 1, '/') || strchr(dir, '\''))
+		return;
+	const char *argv[] = { "rm", "-rf", dir, NULL };
+	if (run_capture(s, argv, NULL, true, &out) != 0)
+		fprintf(stderr, "tapc: warning: cannot remove %s\n", dir);
+}
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* ---------------------------------------------------------------------- */
 
 int
 remote_run(struct session *s, int argc, char **argv)
@@ -782,16 +924,48 @@ remote_run(struct session *s, int argc, char **argv)
 		if (s->opts.verbose && hosts[i].krel)
 			fprintf(stderr, "tapc: %s: kernel %s\n", hosts[i].url,
 				hosts[i].krel);
-	build_all(s, argc, argv, hosts, n);
+	const char *end_program = NULL;
+	if (s->opts.remote_merge) {
+		/* first: a script the merge cannot take stops here, once */
+		end_program = build_end_program(s, argc, argv, hosts, n);
+		if (!end_program) {
+			fprintf(stderr, "tapc: error: --remote-merge: no program for the end probes (above, or no host could be built for)\n");
+			status = 1;
+			for (int i = 0; i < n; i++)
+				if (!hosts[i].failure)
+					hosts[i].failure = "not run: the end probes could not be built";
+		}
+	}
+	if (!s->opts.remote_merge || end_program)
+		build_all(s, argc, argv, hosts, n);
 	if (s->opts.last_pass < 5) {
 		for (int i = 0; i < n; i++)
 			if (hosts[i].ko)
 				printf("%s: %s\n", hosts[i].url, hosts[i].ko);
-	} else {
+		if (end_program)
+			printf("--remote-merge end probes: %s\n", end_program);
+	} else if (!s->opts.remote_merge || end_program) {
 		for_each_host_at_once(s, hosts, n, copy_to);
 		run_all(s, hosts, n);
 	}
 	fflush(stdout);
+	if (end_program && s->opts.last_pass == 5) {
+		double t0 = now_ms();
+		for (int i = 0; i < n; i++)
+			if (hosts[i].merge_f) {
+				fclose(hosts[i].merge_f);
+				hosts[i].merge_f = NULL;
+			}
+		if (merge_and_end(s, end_program, hosts, n) != 0)
+			status = 1;
+		if (s->opts.verbose)
+			fprintf(stderr, "tapc: --remote-merge: merging and the end probes here took %.0f ms\n",
+				now_ms() - t0);
+		for (int i = 0; i < n; i++)
+			free(hosts[i].merge);
+	}
+	if (end_program && s->opts.last_pass == 5)
+		remove_end_program(s, end_program);
 	for (int i = 0; i < n; i++) {
 		struct remote_host *h = &hosts[i];
 		if (h->failure) {

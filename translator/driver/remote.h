@@ -9,7 +9,10 @@
  * release); copy the module and the static loader there; run them all at
  * once, streaming their output back; clean up.  A host that cannot be
  * reached, whose kernel has no headers here, or that refuses the module
- * is reported with the reason and the others go on.
+ * is reported with the reason and the others go on.  --remote-merge:
+ * the hosts run the script but its end probes and send their globals
+ * back; a program built here runs the end probes once over their sum
+ * (translator/codegen/codegen_merge.c, runtime/core/merge.h).
  */
 #ifndef TAPC_DRIVER_REMOTE_H
 #define TAPC_DRIVER_REMOTE_H

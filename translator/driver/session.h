@@ -46,6 +46,15 @@ privilege_level(enum privilege p)
 /* "stapusr", "stapsys" or "stapdev" (options.c). */
 const char *privilege_name(enum privilege p);
 
+/*
+ * --remote-merge splits a script in two (codegen_merge.c): the hosts'
+ * module runs every probe but the end probes and writes its globals out
+ * at the end (MERGE_REMOTE); a program here loads the merged globals and
+ * runs the end probes (MERGE_LOCAL).  remote.c builds each half with a
+ * child tapc given the internal --merge-part=remote|local.
+ */
+enum merge_part { MERGE_NONE, MERGE_REMOTE, MERGE_LOCAL };
+
 /* One -D NAME[=VALUE]. */
 struct define_opt {
 	const char *name, *value;
@@ -95,6 +104,8 @@ struct options {
 	const char **remotes;		/* --remote URL, repeatable */
 	int nremotes;
 	bool remote_prefix;		/* --remote-prefix */
+	bool remote_merge;		/* --remote-merge */
+	enum merge_part merge_part;	/* --merge-part (remote.c's builds) */
 	enum target_kind target;	/* --target=kernel|user, --runtime=bpf */
 	bool target_given;		/* ... said on the command line, not
 					 * left for preflight.c to choose */

@@ -104,6 +104,11 @@ kind_table(struct cg *g, enum be_kind kind, const char *name)
 		if (dp->provider != &provider_begin_end ||
 		    ((const struct pdata_begin_end *)dp->pdata)->kind != kind)
 			continue;
+		/* --remote-merge: the hosts' module leaves its end probes
+		 * to tapc, which runs them over every host's globals
+		 * (codegen_merge.c); its end table is the merge lines'. */
+		if (kind == BE_END && g->s->opts.merge_part == MERGE_REMOTE)
+			continue;
 		for (j = n; j > 0 && sequence_of(v[j - 1]) > sequence_of(dp); j--)
 			v[j] = v[j - 1];
 		v[j] = dp;
