@@ -44,6 +44,11 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/verifier.errgrep \
 	testsuite/bpf/tests/typed.stp \
 	testsuite/bpf/tests/typed.out \
+	testsuite/bpf/tests/functions.stp \
+	testsuite/bpf/tests/functions.out \
+	testsuite/bpf/tests/refused-recursion.stp \
+	testsuite/bpf/tests/refused-recursion.out \
+	testsuite/bpf/tests/refused-recursion.errgrep \
 	testsuite/bpf/tests/fault.stp \
 	testsuite/bpf/tests/fault.out \
 	testsuite/bpf/tests/fault.errgrep \

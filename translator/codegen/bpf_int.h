@@ -44,6 +44,10 @@ struct bpf_error_site {
 	bool has_addr;		/* msg is a format with one %llx */
 };
 
+/* Nested inline calls deeper than this are refused (the BPF program's
+ * size grows with each). */
+#define BPF_MAX_INLINE 8
+
 struct bpf_cg {
 	struct session *s;
 	struct program *prog;
@@ -58,6 +62,16 @@ struct bpf_cg {
 	FILE *frame;			/* its frame struct's members */
 	int cont;			/* the innermost loop's continue label */
 	/* Tables user space gets. */
+	/* Script functions being written inline (bpf_call.c), innermost
+	 * last: their locals are frame members i<inst>_<n>. */
+	struct bpf_inline {
+		struct function_sym *fn;
+		int inst;		/* this call's frame slots and label */
+	} inl[BPF_MAX_INLINE];
+	int ninl;
+	/* Inside a foreach callback (bpf_foreach.c): how a handler's
+	 * "return 0" (an error, next) is written there instead. */
+	const char *abort_stmt;
 	struct bpf_print_site *prints;
 	int nprints, print_cap;
 	struct bpf_error_site *errors;
@@ -113,5 +127,16 @@ const char *bpf_global_map(struct bpf_cg *b, struct symbol *sym);
 const char *bpf_key_type(struct bpf_cg *b, struct symbol *sym);
 const char *bpf_value_type(struct bpf_cg *b, struct symbol *sym);
 bool bpf_uses_hist_log(struct bpf_cg *b, struct symbol *sym);
+const char *bpf_abort(struct bpf_cg *b);
+const char *bpf_new_long_temp(struct bpf_cg *b, const char *init);
+const char *bpf_new_str_temp(struct bpf_cg *b);
+struct bval bpf_as_long(struct bpf_cg *b, struct node *n);
+const char *bpf_as_str(struct bpf_cg *b, struct node *n);
+
+/* bpf_call.c: script functions written inline at each call */
+bool bpf_is_script_function(const struct function_sym *fn);
+struct bval bpf_call_script(struct bpf_cg *b, struct node *n);
+void bpf_return(struct bpf_cg *b, struct node *n);
+const char *bpf_inline_local(struct bpf_cg *b, struct symbol *sym);
 
 #endif

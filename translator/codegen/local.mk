@@ -8,6 +8,7 @@
 ## Included from translator/local.mk; part of translator/libtapc.a.
 
 translator_libtapc_a_SOURCES += \
+	translator/codegen/bpf_call.c \
 	translator/codegen/bpf_emit.c \
 	translator/codegen/bpf_expr.c \
 	translator/codegen/bpf_int.h \
