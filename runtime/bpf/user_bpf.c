@@ -475,18 +475,20 @@ tap_bpf_clock(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* After the begin probes, before -c's command runs: load, push the
- * scalars, attach every program, start the reader.  0 or -1 (reported). */
-int
-tap_bpf_start(void)
+/* -1 when tap_bpf_load() failed (it reported why). */
+static int tap_bpf_load_status;
+
+/* Before the begin probes: open the object and load its programs (the
+ * verifier's work, tens of milliseconds), so that the begin probes'
+ * time to the first timer or event is not spent there -- a stopwatch
+ * started in begin sees what the user target sees.  0 or -1 (reported;
+ * tap_bpf_start() then fails at once). */
+static int
+tap_bpf_load_obj(void)
 {
-	struct tap_bpf_session ss;
-	struct tap_globals g;
-	struct bpf_program *prog;
-	uint32_t zero = 0;
-	size_t n = 0, i;
 	bool tried_btf;
 	int err;
+	size_t i;
 
 	tap_bpf_verbose = getenv("TAPC_BPF_VERBOSE") ? atoi(getenv("TAPC_BPF_VERBOSE")) : 0;
 	tap_bpf_main_thread = pthread_self();
@@ -541,6 +543,29 @@ tap_bpf_start(void)
 				strerror(-err));
 		return -1;
 	}
+	return 0;
+}
+
+int
+tap_bpf_load(void)
+{
+	tap_bpf_load_status = tap_bpf_load_obj();
+	return tap_bpf_load_status;
+}
+
+/* After the begin probes, before -c's command runs: push the scalars,
+ * attach every program, start the reader.  0 or -1 (reported). */
+int
+tap_bpf_start(void)
+{
+	struct tap_bpf_session ss;
+	struct tap_globals g;
+	struct bpf_program *prog;
+	uint32_t zero = 0;
+	size_t n = 0, i;
+
+	if (tap_bpf_load_status || !tap_bpf_obj)
+		return -1;
 	memset(&ss, 0, sizeof(ss));
 	ss.target_pid = tap_target_pid;
 	ss.realtime_offset = (long long)(tap_bpf_clock(CLOCK_REALTIME) -
