@@ -49,6 +49,13 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/refused-recursion.stp \
 	testsuite/bpf/tests/refused-recursion.out \
 	testsuite/bpf/tests/refused-recursion.errgrep \
+	testsuite/bpf/tests/foreach.stp \
+	testsuite/bpf/tests/foreach.out \
+	testsuite/bpf/tests/sprintf.stp \
+	testsuite/bpf/tests/sprintf.out \
+	testsuite/bpf/tests/refused-sprintf.stp \
+	testsuite/bpf/tests/refused-sprintf.out \
+	testsuite/bpf/tests/refused-sprintf.errgrep \
 	testsuite/bpf/tests/fault.stp \
 	testsuite/bpf/tests/fault.out \
 	testsuite/bpf/tests/fault.errgrep \

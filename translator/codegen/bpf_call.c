@@ -130,7 +130,7 @@ bpf_call_script(struct bpf_cg *b, struct node *n)
 	 * the body belong to the body's own loops */
 	int cont = b->cont;
 
-	b->inl[b->ninl++] = (struct bpf_inline){ fn, inst };
+	b->inl[b->ninl++] = (struct bpf_inline){ fn, inst, b->ncb };
 	bpf_stmt(b, fn->decl->u.function.body);
 	b->ninl--;
 	b->cont = cont;
@@ -149,6 +149,10 @@ bpf_return(struct bpf_cg *b, struct node *n)
 	const struct bpf_inline *in = &b->inl[b->ninl - 1];
 	struct node *x = n->u.ret.value;
 
+	if (in->ncb != b->ncb) {
+		bpf_refuse(b, n, "return from inside a foreach loop in a function a kernel-side probe calls");
+		return;
+	}
 	bpf_line(b, "{");
 	b->indent++;
 	if (x && in->fn->ret == TY_STRING) {

@@ -490,8 +490,8 @@ refuse_stat_read(struct bpf_cg *b, struct node *n, const char *what)
 bool
 bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp, FILE *out)
 {
-	char *handlers = NULL, *frames = NULL;
-	size_t hlen = 0, flen = 0;
+	char *handlers = NULL, *frames = NULL, *callbacks = NULL;
+	size_t hlen = 0, flen = 0, clen = 0;
 	FILE *frame_text;
 
 	b->kernel_global = arena_alloc(b->a, sizeof(bool) * (size_t)(b->prog->nglobals + 1));
@@ -511,12 +511,15 @@ bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp, FILE *out)
 	}
 	scan_stat_reads(b, false);
 	b->out = open_memstream(&handlers, &hlen);
+	b->callbacks = open_memstream(&callbacks, &clen);
 	b->frames = frame_text = open_memstream(&frames, &flen);
 	for (int i = 0; i < sp->nkernel && !b->failed; i++)
 		emit_handler(b, sp->kernel[i], &sp->attach[i], frame_text);
 	fclose(b->out);
+	fclose(b->callbacks);
 	fclose(frame_text);
 	b->out = NULL;
+	b->callbacks = NULL;
 	b->frames = NULL;
 	if (!b->failed && !check_user_writes(b, sp))
 		b->failed = true;
@@ -524,6 +527,7 @@ bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp, FILE *out)
 		scan_stat_reads(b, true);
 	if (b->failed) {
 		free(handlers);
+		free(callbacks);
 		free(frames);
 		return false;
 	}
@@ -539,8 +543,10 @@ bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp, FILE *out)
 	for (int i = 0; i < sp->nkernel; i++)
 		fprintf(out, "\tstruct frame%d f%d;\n", sp->kernel[i]->index, sp->kernel[i]->index);
 	fprintf(out, "};\n\nstruct {\n\t__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n\t__uint(max_entries, 1);\n\t__type(key, __u32);\n\t__type(value, union tap_frame);\n} tap_frames SEC(\".maps\");\n\n");
+	fputs(callbacks, out);
 	fputs(handlers, out);
 	free(handlers);
+	free(callbacks);
 	free(frames);
 	return true;
 }

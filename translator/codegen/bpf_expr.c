@@ -65,8 +65,8 @@ bpf_refuse(struct bpf_cg *b, struct node *n, const char *what)
 	b->failed = true;
 }
 
-static const char *
-near_of(struct bpf_cg *b, struct node *n)
+const char *
+bpf_near(struct bpf_cg *b, struct node *n)
 {
 	struct cg tmp = { .s = b->s, .a = b->a };
 
@@ -97,7 +97,7 @@ raise_error_addr(struct bpf_cg *b, const char *msg, struct node *n,
 		b->errors = v;
 	}
 	b->errors[b->nerrors].msg = msg;
-	b->errors[b->nerrors].near = n ? near_of(b, n) : NULL;
+	b->errors[b->nerrors].near = n ? bpf_near(b, n) : NULL;
 	b->errors[b->nerrors].has_addr = addr != NULL;
 	if (addr)
 		bpf_line(b, "{ tap_error_at(ss, %d, %s); %s }", b->nerrors, addr, bpf_abort(b));
@@ -134,6 +134,13 @@ global_index(struct bpf_cg *b, struct symbol *sym)
 		if (b->prog->globals[i] == sym)
 			return i;
 	return -1;
+}
+
+/* sym lives in a BPF map (both halves then know it). */
+void
+bpf_mark_kernel_global(struct bpf_cg *b, struct symbol *sym)
+{
+	b->kernel_global[global_index(b, sym)] = true;
 }
 
 const char *
@@ -600,6 +607,9 @@ call(struct bpf_cg *b, struct node *n)
 			emit_print(b, n, NULL, name[5] == 'l', 0);
 			return v;
 		}
+		if (strcmp(name, "sprintf") == 0 || strcmp(name, "sprint") == 0 ||
+		    strcmp(name, "sprintln") == 0)
+			return bpf_sprintf(b, n);
 		bpf_refuse(b, n, bpf_fmt(b, "%s()", name));
 		return v;
 	}
@@ -896,6 +906,10 @@ target(struct bpf_cg *b, struct node *n)
 	const char *c = NULL;
 	const struct ta_access *acc = n->u.target.access;
 
+	if (b->ncb > 0) {
+		bpf_refuse(b, n, bpf_fmt(b, "the context variable %s inside a foreach loop of a kernel-side probe (copy it to a local before the loop)", n->u.target.name));
+		return (struct bval){ BX_LONG, "0" };
+	}
 	if (cv && acc && acc->nsteps > 0 && !n->u.target.path.pretty &&
 	    (acc->base.kind == TA_BASE_SLOT || acc->base.kind == TA_BASE_ARG) &&
 	    b->dp->provider->bpf_target_expr &&
@@ -1049,7 +1063,9 @@ loop(struct bpf_cg *b, struct node *n, struct node *cond, struct node *step,
      struct node *body)
 {
 	int was = b->cont, k = b->seq++;
+	const char *brk = b->brk_stmt, *cont = b->cont_stmt;
 
+	b->brk_stmt = b->cont_stmt = NULL;
 	bpf_line(b, "for (;;) {");
 	b->indent++;
 	loop_guard(b, n);
@@ -1070,6 +1086,8 @@ loop(struct bpf_cg *b, struct node *n, struct node *cond, struct node *step,
 	b->indent--;
 	bpf_line(b, "}");
 	b->cont = was;
+	b->brk_stmt = brk;
+	b->cont_stmt = cont;
 }
 
 void
@@ -1142,10 +1160,13 @@ bpf_stmt(struct bpf_cg *b, struct node *n)
 		bpf_line(b, "}");
 		return;
 	case N_BREAK:
-		bpf_line(b, "break;");
+		bpf_line(b, "%s", b->brk_stmt ? b->brk_stmt : "break;");
 		return;
 	case N_CONTINUE:
-		bpf_line(b, "goto cont%d;", b->cont);
+		if (b->cont_stmt)
+			bpf_line(b, "%s", b->cont_stmt);
+		else
+			bpf_line(b, "goto cont%d;", b->cont);
 		return;
 	case N_NEXT:
 		bpf_line(b, "%s", bpf_abort(b));
@@ -1170,7 +1191,7 @@ bpf_stmt(struct bpf_cg *b, struct node *n)
 		return;
 	}
 	case N_FOREACH:
-		bpf_refuse(b, n, "foreach in a kernel-side probe (it is supported in begin/end probes)");
+		bpf_foreach(b, n);
 		return;
 	case N_TRY:
 		bpf_refuse(b, n, "try/catch");

@@ -67,11 +67,17 @@ struct bpf_cg {
 	struct bpf_inline {
 		struct function_sym *fn;
 		int inst;		/* this call's frame slots and label */
+		int ncb;		/* b->ncb at the call */
 	} inl[BPF_MAX_INLINE];
 	int ninl;
 	/* Inside a foreach callback (bpf_foreach.c): how a handler's
 	 * "return 0" (an error, next) is written there instead. */
 	const char *abort_stmt;
+	/* break and continue of the innermost loop when it is a foreach
+	 * callback's (NULL: a C loop's "break;" and "goto cont<k>;") */
+	const char *brk_stmt, *cont_stmt;
+	int ncb;			/* foreach callbacks being written */
+	FILE *callbacks;		/* their text, before the handlers */
 	struct bpf_print_site *prints;
 	int nprints, print_cap;
 	struct bpf_error_site *errors;
@@ -132,6 +138,15 @@ const char *bpf_new_long_temp(struct bpf_cg *b, const char *init);
 const char *bpf_new_str_temp(struct bpf_cg *b);
 struct bval bpf_as_long(struct bpf_cg *b, struct node *n);
 const char *bpf_as_str(struct bpf_cg *b, struct node *n);
+
+const char *bpf_near(struct bpf_cg *b, struct node *n);
+void bpf_mark_kernel_global(struct bpf_cg *b, struct symbol *sym);
+
+/* bpf_sprintf.c: sprintf/sprint/sprintln through bpf_snprintf() */
+struct bval bpf_sprintf(struct bpf_cg *b, struct node *n);
+
+/* bpf_foreach.c */
+void bpf_foreach(struct bpf_cg *b, struct node *n);
 
 /* bpf_call.c: script functions written inline at each call */
 bool bpf_is_script_function(const struct function_sym *fn);
