@@ -284,8 +284,9 @@ tap_bpf_session_read(void)
 }
 
 /* Every CPU's accumulator (size bytes each: struct tap_bpf_stat, or
- * tap_bpf_stat_log with buckets) added into sd; buckets only when the
- * global's descriptor has them (@hist_log). */
+ * one followed by buckets -- @hist_log's 128, or @hist_linear's as the
+ * global's descriptor counts them) added into sd; buckets only when the
+ * descriptor has them. */
 static void
 tap_bpf_merge_stat(struct tap_stat_data *sd, const struct tap_stat_desc *d,
 		   const char *cpus, size_t size)
@@ -304,9 +305,9 @@ tap_bpf_merge_stat(struct tap_stat_data *sd, const struct tap_stat_desc *d,
 			sd->max = c->max;
 		sd->count += c->count;
 		sd->sum += c->sum;
-		if (size == sizeof(struct tap_bpf_stat_log) &&
-		    d->hist == TAP_HIST_LOG)
-			for (k = 0; k < d->buckets && k < TAP_BPF_HIST_LOG_BUCKETS; k++)
+		if (d->hist != TAP_HIST_NONE)
+			for (k = 0; k < d->buckets &&
+			     (size_t)k < (size - sizeof(struct tap_bpf_stat)) / 8; k++)
 				sd->hist[k] += c->hist[k];
 	}
 }
@@ -332,14 +333,31 @@ tap_bpf_decode_keys(const struct tap_bpf_map_desc *d, const char *key,
 	}
 }
 
+/* The bytes of one CPU's accumulator in a statistic's map: 'T' plain,
+ * 'H' with @hist_log's buckets, 'N' with @hist_linear's (bpf_emit.c
+ * sizes them as the global's descriptor does). */
+static size_t
+tap_bpf_stat_size(const struct tap_bpf_map_desc *d)
+{
+	const struct tap_stat_desc *sd;
+
+	if (d->value_kind == 'H')
+		return sizeof(struct tap_bpf_stat_log);
+	if (d->value_kind != 'N')
+		return sizeof(struct tap_bpf_stat);
+	sd = !d->key_kinds[0] ? &((struct tap_stat *)d->global)->desc
+			      : &((struct tap_pmap *)d->global)->cpu[0].stat_desc;
+	return sizeof(struct tap_bpf_stat) + 8 * (size_t)sd->buckets;
+}
+
 /* One BPF map's entries into its global (cleared first). */
 static void
 tap_bpf_pull_map(const struct tap_bpf_map_desc *d)
 {
 	int fd = tap_bpf_map_fd(d->map);
-	size_t one = d->value_kind == 'H' ? sizeof(struct tap_bpf_stat_log)
-					  : sizeof(struct tap_bpf_stat);
-	bool stat = d->value_kind == 'T' || d->value_kind == 'H';
+	size_t one = tap_bpf_stat_size(d);
+	bool stat = d->value_kind == 'T' || d->value_kind == 'H' ||
+		    d->value_kind == 'N';
 	size_t vsize = stat ? one * (size_t)tap_bpf_ncpus
 		: d->value_kind == 'S' ? TAP_BPF_STRLEN : 8;
 	char *key = calloc(1, d->key_size + 1), *next = calloc(1, d->key_size + 1);

@@ -56,6 +56,8 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/refused-sprintf.stp \
 	testsuite/bpf/tests/refused-sprintf.out \
 	testsuite/bpf/tests/refused-sprintf.errgrep \
+	testsuite/bpf/tests/hist-linear.stp \
+	testsuite/bpf/tests/hist-linear.out \
 	testsuite/bpf/tests/fault.stp \
 	testsuite/bpf/tests/fault.out \
 	testsuite/bpf/tests/fault.errgrep \

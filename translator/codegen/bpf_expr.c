@@ -163,9 +163,29 @@ bpf_uses_hist_log(struct bpf_cg *b, struct symbol *sym)
 	return i >= 0 && b->hist_log && b->hist_log[i];
 }
 
+const struct bpf_hist_linear *
+bpf_hist_linear(struct bpf_cg *b, struct symbol *sym)
+{
+	int i = global_index(b, sym);
+
+	return i >= 0 && b->hist_lin && b->hist_lin[i].buckets > 0 ? &b->hist_lin[i] : NULL;
+}
+
+/* The function `s <<< v` calls (tap_bpf.h's, or bpf_emit.c's for a
+ * linear histogram's bounds). */
+const char *
+bpf_stat_adder(struct bpf_cg *b, struct symbol *sym)
+{
+	if (bpf_hist_linear(b, sym))
+		return bpf_fmt(b, "tap_stat_add_m%d", global_index(b, sym));
+	return bpf_uses_hist_log(b, sym) ? "tap_stat_add_log" : "tap_stat_add";
+}
+
 const char *
 bpf_value_type(struct bpf_cg *b, struct symbol *sym)
 {
+	if (sym->type == TY_STATS && bpf_hist_linear(b, sym))
+		return bpf_fmt(b, "struct tap_bpf_stat_lin_m%d", global_index(b, sym));
 	if (sym->type == TY_STATS)
 		return bpf_uses_hist_log(b, sym) ? "struct tap_bpf_stat_log"
 						 : "struct tap_bpf_stat";
@@ -356,8 +376,8 @@ index_update(struct bpf_cg *b, struct node *target, enum op op,
 
 	if (op == OP_STAT_ADD) {
 		struct bval x = bpf_as_long(b, rhs);
-		const char *rc = bpf_new_long_temp(b, bpf_fmt(b, "tap_stat_add%s(&%s, &%s, %s)",
-			bpf_uses_hist_log(b, sym) ? "_log" : "", map, key, x.c));
+		const char *rc = bpf_new_long_temp(b, bpf_fmt(b, "%s(&%s, &%s, %s)",
+			bpf_stat_adder(b, sym), map, key, x.c));
 
 		check_full(b, rc, target->u.index.base);
 		v.t = BX_VOID;
@@ -751,8 +771,8 @@ stat_add_scalar(struct bpf_cg *b, struct node *n)
 	}
 	b->kernel_global[global_index(b, sym)] = true;
 	struct bval x = bpf_as_long(b, n->u.binary.rhs);
-	bpf_line(b, "{ __u32 __z = 0; tap_stat_add%s(&%s, &__z, %s); }",
-		 bpf_uses_hist_log(b, sym) ? "_log" : "", bpf_global_map(b, sym), x.c);
+	bpf_line(b, "{ __u32 __z = 0; %s(&%s, &__z, %s); }",
+		 bpf_stat_adder(b, sym), bpf_global_map(b, sym), x.c);
 	return (struct bval){ BX_VOID, "0" };
 }
 

@@ -92,6 +92,12 @@ struct bpf_cg {
 	bool *kernel_global;
 	/* Statistics some probe prints with @hist_log (same index). */
 	bool *hist_log;
+	/* ... with @hist_linear(s, lo, hi, step): those bounds, and the
+	 * bucket count runtime/core gives them (0: none). */
+	struct bpf_hist_linear {
+		int64_t lo, hi, step;
+		int buckets;
+	} *hist_lin;
 	/* Locals some expression of the probe reads. */
 	struct symbol **read_locals;
 	int nread;
@@ -133,6 +139,9 @@ const char *bpf_global_map(struct bpf_cg *b, struct symbol *sym);
 const char *bpf_key_type(struct bpf_cg *b, struct symbol *sym);
 const char *bpf_value_type(struct bpf_cg *b, struct symbol *sym);
 bool bpf_uses_hist_log(struct bpf_cg *b, struct symbol *sym);
+const struct bpf_hist_linear *bpf_hist_linear(struct bpf_cg *b,
+					      struct symbol *sym);
+const char *bpf_stat_adder(struct bpf_cg *b, struct symbol *sym);
 const char *bpf_abort(struct bpf_cg *b);
 const char *bpf_new_long_temp(struct bpf_cg *b, const char *init);
 const char *bpf_new_str_temp(struct bpf_cg *b);
