@@ -58,6 +58,8 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/refused-sprintf.errgrep \
 	testsuite/bpf/tests/hist-linear.stp \
 	testsuite/bpf/tests/hist-linear.out \
+	testsuite/bpf/tests/try.stp \
+	testsuite/bpf/tests/try.out \
 	testsuite/bpf/tests/fault.stp \
 	testsuite/bpf/tests/fault.out \
 	testsuite/bpf/tests/fault.errgrep \

@@ -75,6 +75,8 @@ bpf_near(struct bpf_cg *b, struct node *n)
 
 static void raise_error_addr(struct bpf_cg *b, const char *msg,
 			     struct node *n, const char *addr);
+static void raise_uncaught(struct bpf_cg *b, const char *msg,
+			   struct node *n, const char *addr);
 
 /* A script error at `n`: the site's id for user space, then return. */
 static void
@@ -87,6 +89,16 @@ raise_error(struct bpf_cg *b, const char *msg, struct node *n)
 static void
 raise_error_addr(struct bpf_cg *b, const char *msg, struct node *n,
 		 const char *addr)
+{
+	if (bpf_try_catch(b, msg, addr))
+		return;
+	raise_uncaught(b, msg, n, addr);
+}
+
+/* ... reported and ending the handler even inside a try (MAXACTION). */
+static void
+raise_uncaught(struct bpf_cg *b, const char *msg, struct node *n,
+	       const char *addr)
 {
 	if (b->nerrors == b->error_cap) {
 		b->error_cap = b->error_cap ? 2 * b->error_cap : 16;
@@ -1074,7 +1086,7 @@ loop_guard(struct bpf_cg *b, struct node *n)
 {
 	bpf_line(b, "if (++__acts > TAP_BPF_MAXACTION)");
 	b->indent++;
-	raise_error(b, "MAXACTION exceeded", n);
+	raise_uncaught(b, "MAXACTION exceeded", n, NULL);
 	b->indent--;
 }
 
@@ -1135,7 +1147,7 @@ bpf_stmt(struct bpf_cg *b, struct node *n)
 		    e->u.binary.lhs->kind == N_SYMBOL &&
 		    e->u.binary.lhs->u.symbol.sym &&
 		    e->u.binary.lhs->u.symbol.sym->kind != SYM_GLOBAL &&
-		    b->ninl == 0 &&
+		    b->ninl == 0 && b->ntry == 0 &&
 		    !bpf_is_read_local(b, e->u.binary.lhs->u.symbol.sym))
 			return;
 		bpf_line(b, "{");
@@ -1214,7 +1226,7 @@ bpf_stmt(struct bpf_cg *b, struct node *n)
 		bpf_foreach(b, n);
 		return;
 	case N_TRY:
-		bpf_refuse(b, n, "try/catch");
+		bpf_try(b, n);
 		return;
 	case N_RETURN:
 		if (b->ninl > 0) {

@@ -109,6 +109,10 @@ bpf_foreach(struct bpf_cg *b, struct node *n)
 	const char *saved_brk = b->brk_stmt, *saved_cont = b->cont_stmt;
 	const char *outer_abort = bpf_abort(b);
 
+	if (b->ntry > 0 && b->tries[b->ntry - 1].ncb == b->ncb) {
+		bpf_refuse(b, n, "foreach inside try in a kernel-side probe (the loop's body could not reach the catch)");
+		return;
+	}
 	if (refuse_foreach(b, n, &sym))
 		return;
 	fprintf(b->frame, "\tint64_t fe%d_n, fe%d_lim, fe%d_stop;\n", k, k, k);

@@ -47,6 +47,7 @@ struct bpf_error_site {
 /* Nested inline calls deeper than this are refused (the BPF program's
  * size grows with each). */
 #define BPF_MAX_INLINE 8
+#define BPF_MAX_TRY 8
 
 struct bpf_cg {
 	struct session *s;
@@ -77,6 +78,12 @@ struct bpf_cg {
 	 * callback's (NULL: a C loop's "break;" and "goto cont<k>;") */
 	const char *brk_stmt, *cont_stmt;
 	int ncb;			/* foreach callbacks being written */
+	/* try bodies being written, innermost last (bpf_try.c) */
+	struct bpf_try {
+		int k;			/* its catch%d label, try%d_msg */
+		int ncb;		/* b->ncb at the try */
+	} tries[BPF_MAX_TRY];
+	int ntry;
 	FILE *callbacks;		/* their text, before the handlers */
 	struct bpf_print_site *prints;
 	int nprints, print_cap;
@@ -153,6 +160,11 @@ void bpf_mark_kernel_global(struct bpf_cg *b, struct symbol *sym);
 
 /* bpf_sprintf.c: sprintf/sprint/sprintln through bpf_snprintf() */
 struct bval bpf_sprintf(struct bpf_cg *b, struct node *n);
+
+/* bpf_try.c: an error inside a try goes to its catch (false: not in
+ * a try this C function can reach; report it) */
+bool bpf_try_catch(struct bpf_cg *b, const char *msg, const char *addr);
+void bpf_try(struct bpf_cg *b, struct node *n);
 
 /* bpf_foreach.c */
 void bpf_foreach(struct bpf_cg *b, struct node *n);

@@ -15,6 +15,7 @@ translator_libtapc_a_SOURCES += \
 	translator/codegen/bpf_int.h \
 	translator/codegen/bpf_pass.c \
 	translator/codegen/bpf_sprintf.c \
+	translator/codegen/bpf_try.c \
 	translator/codegen/bpf_user.c \
 	translator/codegen/cg_writer.c \
 	translator/codegen/cg_writer.h \
