@@ -284,8 +284,9 @@ tap_bpf_session_read(void)
 }
 
 /* Every CPU's accumulator (size bytes each: struct tap_bpf_stat, or
- * tap_bpf_stat_log with buckets) added into sd; buckets only when the
- * global's descriptor has them (@hist_log). */
+ * one followed by buckets -- @hist_log's 128, or @hist_linear's as the
+ * global's descriptor counts them) added into sd; buckets only when the
+ * descriptor has them. */
 static void
 tap_bpf_merge_stat(struct tap_stat_data *sd, const struct tap_stat_desc *d,
 		   const char *cpus, size_t size)
@@ -304,9 +305,9 @@ tap_bpf_merge_stat(struct tap_stat_data *sd, const struct tap_stat_desc *d,
 			sd->max = c->max;
 		sd->count += c->count;
 		sd->sum += c->sum;
-		if (size == sizeof(struct tap_bpf_stat_log) &&
-		    d->hist == TAP_HIST_LOG)
-			for (k = 0; k < d->buckets && k < TAP_BPF_HIST_LOG_BUCKETS; k++)
+		if (d->hist != TAP_HIST_NONE)
+			for (k = 0; k < d->buckets &&
+			     (size_t)k < (size - sizeof(struct tap_bpf_stat)) / 8; k++)
 				sd->hist[k] += c->hist[k];
 	}
 }
@@ -332,14 +333,31 @@ tap_bpf_decode_keys(const struct tap_bpf_map_desc *d, const char *key,
 	}
 }
 
+/* The bytes of one CPU's accumulator in a statistic's map: 'T' plain,
+ * 'H' with @hist_log's buckets, 'N' with @hist_linear's (bpf_emit.c
+ * sizes them as the global's descriptor does). */
+static size_t
+tap_bpf_stat_size(const struct tap_bpf_map_desc *d)
+{
+	const struct tap_stat_desc *sd;
+
+	if (d->value_kind == 'H')
+		return sizeof(struct tap_bpf_stat_log);
+	if (d->value_kind != 'N')
+		return sizeof(struct tap_bpf_stat);
+	sd = !d->key_kinds[0] ? &((struct tap_stat *)d->global)->desc
+			      : &((struct tap_pmap *)d->global)->cpu[0].stat_desc;
+	return sizeof(struct tap_bpf_stat) + 8 * (size_t)sd->buckets;
+}
+
 /* One BPF map's entries into its global (cleared first). */
 static void
 tap_bpf_pull_map(const struct tap_bpf_map_desc *d)
 {
 	int fd = tap_bpf_map_fd(d->map);
-	size_t one = d->value_kind == 'H' ? sizeof(struct tap_bpf_stat_log)
-					  : sizeof(struct tap_bpf_stat);
-	bool stat = d->value_kind == 'T' || d->value_kind == 'H';
+	size_t one = tap_bpf_stat_size(d);
+	bool stat = d->value_kind == 'T' || d->value_kind == 'H' ||
+		    d->value_kind == 'N';
 	size_t vsize = stat ? one * (size_t)tap_bpf_ncpus
 		: d->value_kind == 'S' ? TAP_BPF_STRLEN : 8;
 	char *key = calloc(1, d->key_size + 1), *next = calloc(1, d->key_size + 1);
@@ -475,18 +493,20 @@ tap_bpf_clock(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* After the begin probes, before -c's command runs: load, push the
- * scalars, attach every program, start the reader.  0 or -1 (reported). */
-int
-tap_bpf_start(void)
+/* -1 when tap_bpf_load() failed (it reported why). */
+static int tap_bpf_load_status;
+
+/* Before the begin probes: open the object and load its programs (the
+ * verifier's work, tens of milliseconds), so that the begin probes'
+ * time to the first timer or event is not spent there -- a stopwatch
+ * started in begin sees what the user target sees.  0 or -1 (reported;
+ * tap_bpf_start() then fails at once). */
+static int
+tap_bpf_load_obj(void)
 {
-	struct tap_bpf_session ss;
-	struct tap_globals g;
-	struct bpf_program *prog;
-	uint32_t zero = 0;
-	size_t n = 0, i;
 	bool tried_btf;
 	int err;
+	size_t i;
 
 	tap_bpf_verbose = getenv("TAPC_BPF_VERBOSE") ? atoi(getenv("TAPC_BPF_VERBOSE")) : 0;
 	tap_bpf_main_thread = pthread_self();
@@ -541,6 +561,29 @@ tap_bpf_start(void)
 				strerror(-err));
 		return -1;
 	}
+	return 0;
+}
+
+int
+tap_bpf_load(void)
+{
+	tap_bpf_load_status = tap_bpf_load_obj();
+	return tap_bpf_load_status;
+}
+
+/* After the begin probes, before -c's command runs: push the scalars,
+ * attach every program, start the reader.  0 or -1 (reported). */
+int
+tap_bpf_start(void)
+{
+	struct tap_bpf_session ss;
+	struct tap_globals g;
+	struct bpf_program *prog;
+	uint32_t zero = 0;
+	size_t n = 0, i;
+
+	if (tap_bpf_load_status || !tap_bpf_obj)
+		return -1;
 	memset(&ss, 0, sizeof(ss));
 	ss.target_pid = tap_target_pid;
 	ss.realtime_offset = (long long)(tap_bpf_clock(CLOCK_REALTIME) -

@@ -421,6 +421,9 @@ main(int argc, char **argv)
 			return 1;
 		tap_target_pid = child;
 	}
+#ifdef TAP_BPF
+	tap_bpf_load();		/* a failure shows at tap_bpf_start() */
+#endif
 	tap_run_probes(tap_module.begin, tap_module.n_begin,
 		       TAP_SESSION_STARTING);
 	if (tap_session_state == TAP_SESSION_STARTING)

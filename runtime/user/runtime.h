@@ -86,7 +86,8 @@ void tap_context_exit(struct tap_context *c);
 #ifdef TAP_BPF
 /* --runtime=bpf: the BPF half's hooks (runtime/bpf/user_bpf.c), which
  * main.c calls around the session. */
-int tap_bpf_start(void);	/* after begin: load, attach, read */
+int tap_bpf_load(void);		/* before begin: open, verify, load */
+int tap_bpf_start(void);	/* after begin: push globals, attach, read */
 void tap_bpf_sync(void);	/* before timer probes: maps -> globals */
 void tap_bpf_stop(void);	/* before end probes: detach, drain, copy */
 void tap_bpf_close(void);

@@ -44,6 +44,22 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/verifier.errgrep \
 	testsuite/bpf/tests/typed.stp \
 	testsuite/bpf/tests/typed.out \
+	testsuite/bpf/tests/functions.stp \
+	testsuite/bpf/tests/functions.out \
+	testsuite/bpf/tests/refused-recursion.stp \
+	testsuite/bpf/tests/refused-recursion.out \
+	testsuite/bpf/tests/refused-recursion.errgrep \
+	testsuite/bpf/tests/foreach.stp \
+	testsuite/bpf/tests/foreach.out \
+	testsuite/bpf/tests/sprintf.stp \
+	testsuite/bpf/tests/sprintf.out \
+	testsuite/bpf/tests/refused-sprintf.stp \
+	testsuite/bpf/tests/refused-sprintf.out \
+	testsuite/bpf/tests/refused-sprintf.errgrep \
+	testsuite/bpf/tests/hist-linear.stp \
+	testsuite/bpf/tests/hist-linear.out \
+	testsuite/bpf/tests/try.stp \
+	testsuite/bpf/tests/try.out \
 	testsuite/bpf/tests/fault.stp \
 	testsuite/bpf/tests/fault.out \
 	testsuite/bpf/tests/fault.errgrep \

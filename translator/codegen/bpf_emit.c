@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/core/stat.h"
 #include "translator/codegen/bpf_int.h"
 #include "translator/parse/ast.h"
 
@@ -379,6 +380,24 @@ bpf_emit_globals_struct(struct bpf_cg *b, FILE *out)
 	fprintf(out, "};\n\n");
 }
 
+/* A statistic @hist_linear prints: its accumulator with runtime/core's
+ * buckets for those bounds (underflow, the steps, overflow), and its
+ * `<<<` (runtime/core's tap_hist_linear_bucket() on constants). */
+static void
+emit_linear_stat(struct bpf_cg *b, struct symbol *sym, int i, FILE *out)
+{
+	const struct bpf_hist_linear *h = bpf_hist_linear(b, sym);
+
+	fprintf(out, "struct tap_bpf_stat_lin_m%d {\n\tlong long count, sum, min, max;\n\tlong long hist[%d];\n};\n", i, h->buckets);
+	fprintf(out, "static const struct tap_bpf_stat_lin_m%d tap_stat_zero_m%d;\n\n", i, i);
+	fprintf(out, "static __always_inline int\ntap_stat_add_m%d(void *map, const void *key, int64_t v)\n{\n", i);
+	fprintf(out, "\tstruct tap_bpf_stat_lin_m%d *st = tap_stat_slot(map, key, &tap_stat_zero_m%d);\n\tuint64_t idx;\n\n", i, i);
+	fprintf(out, "\tif (!st)\n\t\treturn TAP_BPF_EFULL;\n\ttap_stat_update((struct tap_bpf_stat *)st, v);\n");
+	fprintf(out, "\tif (v < (int64_t)%lldLL)\n\t\tidx = 0;\n\telse\n\t\tidx = ((uint64_t)v - (uint64_t)%lldLL) / %lluULL + 1;\n",
+		(long long)h->lo, (long long)h->lo, (unsigned long long)h->step);
+	fprintf(out, "\tif (idx >= %d)\n\t\tidx = %d;\n\tst->hist[idx]++;\n\treturn 0;\n}\n\n", h->buckets - 1, h->buckets - 1);
+}
+
 static void
 emit_globals(struct bpf_cg *b, FILE *out)
 {
@@ -402,6 +421,8 @@ emit_globals(struct bpf_cg *b, FILE *out)
 					fprintf(out, "\tint64_t k%d;\n", k);
 			fprintf(out, "};\n");
 		}
+		if (sym->type == TY_STATS && bpf_hist_linear(b, sym))
+			emit_linear_stat(b, sym, i, out);
 		fprintf(out, "struct {\n\t__uint(type, BPF_MAP_TYPE_%s);\n\t__uint(max_entries, %ld);\n\t__type(key, %s);\n\t__type(value, %s);\n} %s SEC(\".maps\");\t/* %s */\n\n",
 			sym->nkeys == 0 ? "PERCPU_ARRAY" :
 			sym->type == TY_STATS ? "PERCPU_HASH" : "HASH",
@@ -411,8 +432,9 @@ emit_globals(struct bpf_cg *b, FILE *out)
 	}
 }
 
-/* @hist_log(s) anywhere (end probes print them): s keeps log buckets in
- * BPF.  @hist_linear of a BPF statistic is refused at its use. */
+/* @hist_log(s) and @hist_linear(s, ...) anywhere (end probes print
+ * them): s keeps those buckets in BPF.  A linear histogram whose bounds
+ * BPF cannot know, or a second histogram, is refused at its use. */
 struct hist_scan {
 	struct bpf_cg *b;
 	bool linear_hit;	/* the checking walk */
@@ -422,6 +444,65 @@ struct hist_scan {
 static void refuse_stat_read(struct bpf_cg *b, struct node *n,
 			     const char *what);
 
+/* The global index of a histogram's statistic, or -1. */
+static int
+hist_operand_index(struct bpf_cg *b, struct node *n)
+{
+	struct node *x = n->u.hist.operand;
+
+	if (x->kind == N_INDEX)
+		x = x->u.index.base;
+	if (x->kind != N_SYMBOL || !x->u.symbol.sym)
+		return -1;
+	for (int i = 0; i < b->prog->nglobals; i++)
+		if (b->prog->globals[i] == x->u.symbol.sym)
+			return i;
+	return -1;
+}
+
+static bool
+literal(struct node *n, int64_t *out)
+{
+	if (n && n->kind == N_NUMBER) {
+		*out = (int64_t)n->u.number.value;
+		return true;
+	}
+	if (n && n->kind == N_UNARY && n->u.unary.op == OP_NEG &&
+	    literal(n->u.unary.operand, out)) {
+		*out = -*out;
+		return true;
+	}
+	return false;
+}
+
+/* @hist_linear(s, lo, hi, step): the bounds BPF buckets by, as
+ * runtime/core's tap_stat_desc_init() counts them; -1 buckets when they
+ * are not numbers or not valid (the user half's codegen reports those,
+ * and a kernel-side statistic with them is refused). */
+static void
+note_linear(struct bpf_cg *b, struct node *n, struct bpf_hist_linear *h)
+{
+	int64_t lo, hi, step;
+	uint64_t span;
+
+	(void)b;
+	if (!literal(n->u.hist.lo, &lo) || !literal(n->u.hist.hi, &hi) ||
+	    !literal(n->u.hist.step, &step) || step <= 0 || hi < lo) {
+		h->buckets = -1;
+		return;
+	}
+	span = ((uint64_t)hi - (uint64_t)lo) / (uint64_t)step;
+	if (span > TAP_HIST_MAX_BUCKETS - 3 ||
+	    (h->buckets && (h->lo != lo || h->hi != hi || h->step != step))) {
+		h->buckets = -1;	/* too many, or two shapes */
+		return;
+	}
+	h->lo = lo;
+	h->hi = hi;
+	h->step = step;
+	h->buckets = (int)span + 3;
+}
+
 static bool
 scan_hist(struct node *n, void *ctx)
 {
@@ -429,8 +510,11 @@ scan_hist(struct node *n, void *ctx)
 	struct node *x;
 
 	if (h->linear_hit) {	/* the second walk: refuse what BPF lacks */
-		if (n->kind == N_HIST && n->u.hist.kind != HIST_LOG)
-			refuse_stat_read(h->b, n, "@hist_linear of statistics a BPF program collects (@hist_log is supported)");
+		if (n->kind == N_HIST && n->u.hist.kind != HIST_LOG &&
+		    hist_operand_index(h->b, n) >= 0 &&
+		    (h->b->hist_lin[hist_operand_index(h->b, n)].buckets < 0 ||
+		     h->b->hist_log[hist_operand_index(h->b, n)]))
+			refuse_stat_read(h->b, n, "@hist_linear of statistics a BPF program collects, unless its bounds are numbers giving at most 128 buckets and the statistic has no other histogram");
 		if (n->kind == N_STAT_OP && n->u.stat.op == OP_VARIANCE)
 			refuse_stat_read(h->b, n, "@variance of statistics a BPF program collects");
 		return true;
@@ -446,6 +530,8 @@ scan_hist(struct node *n, void *ctx)
 		if (h->b->prog->globals[i] == x->u.symbol.sym) {
 			if (n->u.hist.kind == HIST_LOG)
 				h->b->hist_log[i] = true;
+			else
+				note_linear(h->b, n, &h->b->hist_lin[i]);
 		}
 	return true;
 }
@@ -460,8 +546,12 @@ scan_stat_reads(struct bpf_cg *b, bool check)
 	struct hist_scan h = { b, check, NULL };
 	struct program *p = b->prog;
 
-	if (!check)
+	if (!check) {
 		b->hist_log = arena_alloc(b->a, sizeof(bool) * (size_t)(p->nglobals + 1));
+		b->hist_lin = arena_alloc(b->a, sizeof(*b->hist_lin) * (size_t)(p->nglobals + 1));
+		memset(b->hist_log, 0, sizeof(bool) * (size_t)(p->nglobals + 1));
+		memset(b->hist_lin, 0, sizeof(*b->hist_lin) * (size_t)(p->nglobals + 1));
+	}
 	for (int i = 0; i < p->nprobes; i++)
 		ast_walk(p->probes[i]->body, scan_hist, NULL, &h);
 	for (int i = 0; i < p->nfunctions; i++)
@@ -490,8 +580,8 @@ refuse_stat_read(struct bpf_cg *b, struct node *n, const char *what)
 bool
 bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp, FILE *out)
 {
-	char *handlers = NULL, *frames = NULL;
-	size_t hlen = 0, flen = 0;
+	char *handlers = NULL, *frames = NULL, *callbacks = NULL;
+	size_t hlen = 0, flen = 0, clen = 0;
 	FILE *frame_text;
 
 	b->kernel_global = arena_alloc(b->a, sizeof(bool) * (size_t)(b->prog->nglobals + 1));
@@ -511,12 +601,15 @@ bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp, FILE *out)
 	}
 	scan_stat_reads(b, false);
 	b->out = open_memstream(&handlers, &hlen);
+	b->callbacks = open_memstream(&callbacks, &clen);
 	b->frames = frame_text = open_memstream(&frames, &flen);
 	for (int i = 0; i < sp->nkernel && !b->failed; i++)
 		emit_handler(b, sp->kernel[i], &sp->attach[i], frame_text);
 	fclose(b->out);
+	fclose(b->callbacks);
 	fclose(frame_text);
 	b->out = NULL;
+	b->callbacks = NULL;
 	b->frames = NULL;
 	if (!b->failed && !check_user_writes(b, sp))
 		b->failed = true;
@@ -524,6 +617,7 @@ bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp, FILE *out)
 		scan_stat_reads(b, true);
 	if (b->failed) {
 		free(handlers);
+		free(callbacks);
 		free(frames);
 		return false;
 	}
@@ -539,8 +633,10 @@ bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp, FILE *out)
 	for (int i = 0; i < sp->nkernel; i++)
 		fprintf(out, "\tstruct frame%d f%d;\n", sp->kernel[i]->index, sp->kernel[i]->index);
 	fprintf(out, "};\n\nstruct {\n\t__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n\t__uint(max_entries, 1);\n\t__type(key, __u32);\n\t__type(value, union tap_frame);\n} tap_frames SEC(\".maps\");\n\n");
+	fputs(callbacks, out);
 	fputs(handlers, out);
 	free(handlers);
+	free(callbacks);
 	free(frames);
 	return true;
 }

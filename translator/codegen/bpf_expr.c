@@ -48,6 +48,14 @@ bpf_fmt(struct bpf_cg *b, const char *fmt, ...)
 	return s;
 }
 
+/* How a handler stops at once (an error, next): return from the
+ * program, or from a foreach callback telling its caller to. */
+const char *
+bpf_abort(struct bpf_cg *b)
+{
+	return b->abort_stmt ? b->abort_stmt : "return 0;";
+}
+
 void
 bpf_refuse(struct bpf_cg *b, struct node *n, const char *what)
 {
@@ -57,8 +65,8 @@ bpf_refuse(struct bpf_cg *b, struct node *n, const char *what)
 	b->failed = true;
 }
 
-static const char *
-near_of(struct bpf_cg *b, struct node *n)
+const char *
+bpf_near(struct bpf_cg *b, struct node *n)
 {
 	struct cg tmp = { .s = b->s, .a = b->a };
 
@@ -67,6 +75,8 @@ near_of(struct bpf_cg *b, struct node *n)
 
 static void raise_error_addr(struct bpf_cg *b, const char *msg,
 			     struct node *n, const char *addr);
+static void raise_uncaught(struct bpf_cg *b, const char *msg,
+			   struct node *n, const char *addr);
 
 /* A script error at `n`: the site's id for user space, then return. */
 static void
@@ -80,6 +90,16 @@ static void
 raise_error_addr(struct bpf_cg *b, const char *msg, struct node *n,
 		 const char *addr)
 {
+	if (bpf_try_catch(b, msg, addr))
+		return;
+	raise_uncaught(b, msg, n, addr);
+}
+
+/* ... reported and ending the handler even inside a try (MAXACTION). */
+static void
+raise_uncaught(struct bpf_cg *b, const char *msg, struct node *n,
+	       const char *addr)
+{
 	if (b->nerrors == b->error_cap) {
 		b->error_cap = b->error_cap ? 2 * b->error_cap : 16;
 		struct bpf_error_site *v = arena_alloc(
@@ -89,17 +109,17 @@ raise_error_addr(struct bpf_cg *b, const char *msg, struct node *n,
 		b->errors = v;
 	}
 	b->errors[b->nerrors].msg = msg;
-	b->errors[b->nerrors].near = n ? near_of(b, n) : NULL;
+	b->errors[b->nerrors].near = n ? bpf_near(b, n) : NULL;
 	b->errors[b->nerrors].has_addr = addr != NULL;
 	if (addr)
-		bpf_line(b, "{ tap_error_at(ss, %d, %s); return 0; }", b->nerrors, addr);
+		bpf_line(b, "{ tap_error_at(ss, %d, %s); %s }", b->nerrors, addr, bpf_abort(b));
 	else
-		bpf_line(b, "{ tap_error(ss, %d); return 0; }", b->nerrors);
+		bpf_line(b, "{ tap_error(ss, %d); %s }", b->nerrors, bpf_abort(b));
 	b->nerrors++;
 }
 
-static const char *
-new_long_temp(struct bpf_cg *b, const char *init)
+const char *
+bpf_new_long_temp(struct bpf_cg *b, const char *init)
 {
 	const char *name = bpf_fmt(b, "__t%d", b->seq++);
 
@@ -108,8 +128,8 @@ new_long_temp(struct bpf_cg *b, const char *init)
 }
 
 /* A TAP_BPF_STRLEN buffer in the frame. */
-static const char *
-new_str_temp(struct bpf_cg *b)
+const char *
+bpf_new_str_temp(struct bpf_cg *b)
 {
 	int k = b->seq++;
 
@@ -126,6 +146,13 @@ global_index(struct bpf_cg *b, struct symbol *sym)
 		if (b->prog->globals[i] == sym)
 			return i;
 	return -1;
+}
+
+/* sym lives in a BPF map (both halves then know it). */
+void
+bpf_mark_kernel_global(struct bpf_cg *b, struct symbol *sym)
+{
+	b->kernel_global[global_index(b, sym)] = true;
 }
 
 const char *
@@ -148,9 +175,29 @@ bpf_uses_hist_log(struct bpf_cg *b, struct symbol *sym)
 	return i >= 0 && b->hist_log && b->hist_log[i];
 }
 
+const struct bpf_hist_linear *
+bpf_hist_linear(struct bpf_cg *b, struct symbol *sym)
+{
+	int i = global_index(b, sym);
+
+	return i >= 0 && b->hist_lin && b->hist_lin[i].buckets > 0 ? &b->hist_lin[i] : NULL;
+}
+
+/* The function `s <<< v` calls (tap_bpf.h's, or bpf_emit.c's for a
+ * linear histogram's bounds). */
+const char *
+bpf_stat_adder(struct bpf_cg *b, struct symbol *sym)
+{
+	if (bpf_hist_linear(b, sym))
+		return bpf_fmt(b, "tap_stat_add_m%d", global_index(b, sym));
+	return bpf_uses_hist_log(b, sym) ? "tap_stat_add_log" : "tap_stat_add";
+}
+
 const char *
 bpf_value_type(struct bpf_cg *b, struct symbol *sym)
 {
+	if (sym->type == TY_STATS && bpf_hist_linear(b, sym))
+		return bpf_fmt(b, "struct tap_bpf_stat_lin_m%d", global_index(b, sym));
 	if (sym->type == TY_STATS)
 		return bpf_uses_hist_log(b, sym) ? "struct tap_bpf_stat_log"
 						 : "struct tap_bpf_stat";
@@ -171,6 +218,8 @@ bpf_is_qstr_local(struct bpf_cg *b, struct symbol *sym)
 static const char *
 local_name(struct bpf_cg *b, struct symbol *sym)
 {
+	if (b->ninl > 0)
+		return bpf_inline_local(b, sym);
 	for (int i = 0; i < b->dp->nlocals; i++)
 		if (b->dp->locals[i] == sym)
 			return bpf_fmt(b, "f->l%d", i);
@@ -209,8 +258,8 @@ symbol_value(struct bpf_cg *b, struct node *n)
 	return v;
 }
 
-static struct bval
-as_long(struct bpf_cg *b, struct node *n)
+struct bval
+bpf_as_long(struct bpf_cg *b, struct node *n)
 {
 	struct bval v = bpf_expr(b, n);
 
@@ -219,8 +268,8 @@ as_long(struct bpf_cg *b, struct node *n)
 	return v;
 }
 
-static const char *
-as_str(struct bpf_cg *b, struct node *n)
+const char *
+bpf_as_str(struct bpf_cg *b, struct node *n)
 {
 	struct bval v = bpf_expr(b, n);
 
@@ -268,11 +317,11 @@ build_key(struct bpf_cg *b, struct symbol *sym, struct node_list *keys)
 			return key;
 		}
 		if (sym->key_types[i] == TY_STRING) {
-			const char *s = as_str(b, kn);
+			const char *s = bpf_as_str(b, kn);
 
 			bpf_line(b, "tap_str_copy(%s.k%d, %s);", key, i, s);
 		} else {
-			struct bval v = as_long(b, kn);
+			struct bval v = bpf_as_long(b, kn);
 
 			bpf_line(b, "%s.k%d = %s;", key, i, v.c);
 		}
@@ -298,7 +347,7 @@ index_read(struct bpf_cg *b, struct node *n)
 	bpf_line(b, "%s *%s = bpf_map_lookup_elem(&%s, &%s);",
 		 bpf_value_type(b, sym), p, bpf_global_map(b, sym), key);
 	if (sym->type == TY_STRING) {
-		const char *t = new_str_temp(b);
+		const char *t = bpf_new_str_temp(b);
 
 		bpf_line(b, "if (%s) tap_str_copy(%s, %s->s); else tap_str_clear(%s);",
 			 p, t, p, t);
@@ -306,7 +355,7 @@ index_read(struct bpf_cg *b, struct node *n)
 		v.c = t;
 		return v;
 	}
-	v.c = new_long_temp(b, bpf_fmt(b, "%s ? *%s : 0", p, p));
+	v.c = bpf_new_long_temp(b, bpf_fmt(b, "%s ? *%s : 0", p, p));
 	return v;
 }
 
@@ -338,9 +387,9 @@ index_update(struct bpf_cg *b, struct node *target, enum op op,
 	const char *map = bpf_global_map(b, sym);
 
 	if (op == OP_STAT_ADD) {
-		struct bval x = as_long(b, rhs);
-		const char *rc = new_long_temp(b, bpf_fmt(b, "tap_stat_add%s(&%s, &%s, %s)",
-			bpf_uses_hist_log(b, sym) ? "_log" : "", map, key, x.c));
+		struct bval x = bpf_as_long(b, rhs);
+		const char *rc = bpf_new_long_temp(b, bpf_fmt(b, "%s(&%s, &%s, %s)",
+			bpf_stat_adder(b, sym), map, key, x.c));
 
 		check_full(b, rc, target->u.index.base);
 		v.t = BX_VOID;
@@ -351,20 +400,20 @@ index_update(struct bpf_cg *b, struct node *target, enum op op,
 			bpf_refuse(b, at, "this operator on a string array element");
 			return v;
 		}
-		const char *s = as_str(b, rhs);
-		const char *t = new_str_temp(b);
+		const char *s = bpf_as_str(b, rhs);
+		const char *t = bpf_new_str_temp(b);
 
 		bpf_line(b, "tap_str_copy(%s, %s);", t, s);
-		const char *rc = new_long_temp(b, bpf_fmt(b, "tap_hash_set(&%s, &%s, %s)", map, key, t));
+		const char *rc = bpf_new_long_temp(b, bpf_fmt(b, "tap_hash_set(&%s, &%s, %s)", map, key, t));
 		check_full(b, rc, target->u.index.base);
 		v.t = BX_STR;
 		v.c = t;
 		return v;
 	}
 	if (op == OP_ASSIGN) {
-		struct bval x = as_long(b, rhs);
-		const char *t = new_long_temp(b, x.c);
-		const char *rc = new_long_temp(b, bpf_fmt(b, "tap_hash_set(&%s, &%s, &%s)", map, key, t));
+		struct bval x = bpf_as_long(b, rhs);
+		const char *t = bpf_new_long_temp(b, x.c);
+		const char *rc = bpf_new_long_temp(b, bpf_fmt(b, "tap_hash_set(&%s, &%s, &%s)", map, key, t));
 
 		check_full(b, rc, target->u.index.base);
 		v.c = t;
@@ -378,10 +427,10 @@ index_update(struct bpf_cg *b, struct node *target, enum op op,
 			delta = op == OP_INC ? "1" : "-1";
 		else
 			delta = bpf_fmt(b, "%s(%s)", op == OP_SUB_ASSIGN ? "-" : "",
-					as_long(b, rhs).c);
-		const char *d = new_long_temp(b, delta);
-		const char *old = new_long_temp(b, "0");
-		const char *rc = new_long_temp(b, bpf_fmt(b, "tap_hash_add(&%s, &%s, %s, &%s)", map, key, d, old));
+					bpf_as_long(b, rhs).c);
+		const char *d = bpf_new_long_temp(b, delta);
+		const char *old = bpf_new_long_temp(b, "0");
+		const char *rc = bpf_new_long_temp(b, bpf_fmt(b, "tap_hash_add(&%s, &%s, %s, &%s)", map, key, d, old));
 
 		check_full(b, rc, target->u.index.base);
 		v.c = want_old ? old : bpf_fmt(b, "(%s + %s)", old, d);
@@ -424,7 +473,7 @@ emit_print(struct bpf_cg *b, struct node *n, const char *fmt, bool newline,
 
 		site.args[i] = v.t;
 		if (v.t == BX_LONG) {
-			vals[i] = new_long_temp(b, v.c);
+			vals[i] = bpf_new_long_temp(b, v.c);
 			fprintf(b->frames, "\tint64_t a%d;\n", i);
 		} else if (v.t == BX_STR) {
 			vals[i] = v.c;
@@ -509,7 +558,7 @@ call_builtin(struct bpf_cg *b, struct node *n)
 		return v;
 	}
 	case BUILTIN_EXECNAME: {
-		const char *t = new_str_temp(b);
+		const char *t = bpf_new_str_temp(b);
 
 		bpf_line(b, "tap_execname(%s);", t);
 		v.t = BX_STR;
@@ -517,7 +566,7 @@ call_builtin(struct bpf_cg *b, struct node *n)
 		return v;
 	}
 	case BUILTIN_STRLEN:
-		v.c = bpf_fmt(b, "tap_str_len(%s)", as_str(b, args->v[0]));
+		v.c = bpf_fmt(b, "tap_str_len(%s)", bpf_as_str(b, args->v[0]));
 		return v;
 	default:
 		break;
@@ -550,12 +599,12 @@ call_intrinsic(struct bpf_cg *b, struct node *n)
 	     strcmp(name, "kernel_string") == 0) &&
 	    (args->n == 1 || args->n == 2)) {
 		bool user = name[0] == 'u';
-		struct bval addr = as_long(b, args->v[0]);
-		const char *t = new_str_temp(b);
-		const char *rc = new_long_temp(b, bpf_fmt(b, "tap_read_%s_str(%s, %s)", user ? "user" : "kernel", t, addr.c));
+		struct bval addr = bpf_as_long(b, args->v[0]);
+		const char *t = bpf_new_str_temp(b);
+		const char *rc = bpf_new_long_temp(b, bpf_fmt(b, "tap_read_%s_str(%s, %s)", user ? "user" : "kernel", t, addr.c));
 
 		if (args->n == 2) {
-			const char *err = as_str(b, args->v[1]);
+			const char *err = bpf_as_str(b, args->v[1]);
 
 			bpf_line(b, "if (%s) tap_str_copy(%s, %s);", rc, t, err);
 		} else {
@@ -590,11 +639,16 @@ call(struct bpf_cg *b, struct node *n)
 			emit_print(b, n, NULL, name[5] == 'l', 0);
 			return v;
 		}
+		if (strcmp(name, "sprintf") == 0 || strcmp(name, "sprint") == 0 ||
+		    strcmp(name, "sprintln") == 0)
+			return bpf_sprintf(b, n);
 		bpf_refuse(b, n, bpf_fmt(b, "%s()", name));
 		return v;
 	}
 	if (n->u.call.builtin)
 		return call_builtin(b, n);
+	if (bpf_is_script_function(n->u.call.fn))
+		return bpf_call_script(b, n);
 	return call_intrinsic(b, n);
 }
 
@@ -636,8 +690,8 @@ long_binop(struct bpf_cg *b, enum op op, const char *l, const char *r,
 		return "0";
 	}
 	if (*c == '/' || *c == '%') {
-		const char *lt = new_long_temp(b, l);
-		const char *rt = new_long_temp(b, r);
+		const char *lt = bpf_new_long_temp(b, l);
+		const char *rt = bpf_new_long_temp(b, r);
 
 		bpf_line(b, "if (%s == 0)", rt);
 		b->indent++;
@@ -656,12 +710,12 @@ static struct bval
 logical(struct bpf_cg *b, struct node *n)
 {
 	bool and = n->u.binary.op == OP_ANDAND;
-	struct bval l = as_long(b, n->u.binary.lhs);
-	const char *t = new_long_temp(b, bpf_fmt(b, "(%s) != 0", l.c));
+	struct bval l = bpf_as_long(b, n->u.binary.lhs);
+	const char *t = bpf_new_long_temp(b, bpf_fmt(b, "(%s) != 0", l.c));
 
 	bpf_line(b, and ? "if (%s) {" : "if (!%s) {", t);
 	b->indent++;
-	struct bval r = as_long(b, n->u.binary.rhs);
+	struct bval r = bpf_as_long(b, n->u.binary.rhs);
 	bpf_line(b, "%s = (%s) != 0;", t, r.c);
 	b->indent--;
 	bpf_line(b, "}");
@@ -671,23 +725,23 @@ logical(struct bpf_cg *b, struct node *n)
 static struct bval
 ternary(struct bpf_cg *b, struct node *n)
 {
-	struct bval c = as_long(b, n->u.ternary.cond);
+	struct bval c = bpf_as_long(b, n->u.ternary.cond);
 	bool str = n->type == TY_STRING;
-	const char *t = str ? new_str_temp(b) : new_long_temp(b, "0");
+	const char *t = str ? bpf_new_str_temp(b) : bpf_new_long_temp(b, "0");
 
 	bpf_line(b, "if (%s) {", c.c);
 	b->indent++;
 	if (str)
-		bpf_line(b, "tap_str_copy(%s, %s);", t, as_str(b, n->u.ternary.then_expr));
+		bpf_line(b, "tap_str_copy(%s, %s);", t, bpf_as_str(b, n->u.ternary.then_expr));
 	else
-		bpf_line(b, "%s = %s;", t, as_long(b, n->u.ternary.then_expr).c);
+		bpf_line(b, "%s = %s;", t, bpf_as_long(b, n->u.ternary.then_expr).c);
 	b->indent--;
 	bpf_line(b, "} else {");
 	b->indent++;
 	if (str)
-		bpf_line(b, "tap_str_copy(%s, %s);", t, as_str(b, n->u.ternary.else_expr));
+		bpf_line(b, "tap_str_copy(%s, %s);", t, bpf_as_str(b, n->u.ternary.else_expr));
 	else
-		bpf_line(b, "%s = %s;", t, as_long(b, n->u.ternary.else_expr).c);
+		bpf_line(b, "%s = %s;", t, bpf_as_long(b, n->u.ternary.else_expr).c);
 	b->indent--;
 	bpf_line(b, "}");
 	return (struct bval){ str ? BX_STR : BX_LONG, t };
@@ -728,9 +782,9 @@ stat_add_scalar(struct bpf_cg *b, struct node *n)
 		return (struct bval){ BX_VOID, "0" };
 	}
 	b->kernel_global[global_index(b, sym)] = true;
-	struct bval x = as_long(b, n->u.binary.rhs);
-	bpf_line(b, "{ __u32 __z = 0; tap_stat_add%s(&%s, &__z, %s); }",
-		 bpf_uses_hist_log(b, sym) ? "_log" : "", bpf_global_map(b, sym), x.c);
+	struct bval x = bpf_as_long(b, n->u.binary.rhs);
+	bpf_line(b, "{ __u32 __z = 0; %s(&%s, &__z, %s); }",
+		 bpf_stat_adder(b, sym), bpf_global_map(b, sym), x.c);
 	return (struct bval){ BX_VOID, "0" };
 }
 
@@ -748,7 +802,7 @@ assign(struct bpf_cg *b, struct node *n)
 	if (lhs->kind == N_SYMBOL && lhs->u.symbol.sym &&
 	    bpf_is_qstr_local(b, lhs->u.symbol.sym)) {
 		struct bval l = symbol_value(b, lhs);
-		struct bval a = as_long(b, rhs->u.call.args.v[0]);
+		struct bval a = bpf_as_long(b, rhs->u.call.args.v[0]);
 
 		bpf_line(b, "tap_read_user_qstr(&%s, %s);", l.c, a.c);
 		return (struct bval){ BX_VOID, "0" };
@@ -759,12 +813,12 @@ assign(struct bpf_cg *b, struct node *n)
 		return l;
 	if (l.t == BX_STR) {
 		if (op == OP_ASSIGN) {
-			const char *s = as_str(b, rhs);
+			const char *s = bpf_as_str(b, rhs);
 
 			bpf_line(b, "tap_str_copy(%s, %s);", l.c, s);
 		} else if (op == OP_CONCAT_ASSIGN) {
-			const char *s = as_str(b, rhs);
-			const char *t = new_str_temp(b);
+			const char *s = bpf_as_str(b, rhs);
+			const char *t = bpf_new_str_temp(b);
 
 			bpf_line(b, "tap_str_concat(%s, %s, %s);", t, l.c, s);
 			bpf_line(b, "tap_str_copy(%s, %s);", l.c, t);
@@ -773,7 +827,7 @@ assign(struct bpf_cg *b, struct node *n)
 		}
 		return l;
 	}
-	struct bval r = as_long(b, rhs);
+	struct bval r = bpf_as_long(b, rhs);
 
 	if (op == OP_ASSIGN) {
 		bpf_line(b, "%s = %s;", l.c, r.c);
@@ -804,11 +858,11 @@ crement(struct bpf_cg *b, struct node *n)
 		return l;
 	}
 	if (is_global(x)) {
-		const char *old = new_long_temp(b, bpf_fmt(b, "__sync_fetch_and_add(&%s, %s)", l.c, inc ? "1" : "-1"));
+		const char *old = bpf_new_long_temp(b, bpf_fmt(b, "__sync_fetch_and_add(&%s, %s)", l.c, inc ? "1" : "-1"));
 
 		return (struct bval){ BX_LONG, post ? old : bpf_fmt(b, "(%s %s 1)", old, inc ? "+" : "-") };
 	}
-	const char *old = new_long_temp(b, l.c);
+	const char *old = bpf_new_long_temp(b, l.c);
 
 	bpf_line(b, "%s = %s %s 1;", l.c, old, inc ? "+" : "-");
 	return (struct bval){ BX_LONG, post ? old : l.c };
@@ -822,7 +876,7 @@ static struct bval
 typed_target(struct bpf_cg *b, struct node *n, const struct ta_access *acc,
 	     const char *base)
 {
-	const char *v = new_long_temp(b, base);
+	const char *v = bpf_new_long_temp(b, base);
 	bool in_memory = acc->base.in_memory;
 
 	for (int i = 0; i < acc->nsteps; i++) {
@@ -831,7 +885,7 @@ typed_target(struct bpf_cg *b, struct node *n, const struct ta_access *acc,
 		switch (st->kind) {
 		case TA_STEP_DEREF:
 			if (in_memory) {
-				const char *p = new_long_temp(b, "0");
+				const char *p = bpf_new_long_temp(b, "0");
 
 				bpf_line(b, "if (tap_kread(&%s, 8, %s))", p, v);
 				b->indent++;
@@ -845,7 +899,7 @@ typed_target(struct bpf_cg *b, struct node *n, const struct ta_access *acc,
 			bpf_line(b, "%s += %lld;", v, (long long)st->offset);
 			break;
 		case TA_STEP_INDEX: {
-			struct bval x = as_long(b, st->index);
+			struct bval x = bpf_as_long(b, st->index);
 
 			bpf_line(b, "%s += (%s) * %lld;", v, x.c, (long long)st->stride);
 			break;
@@ -884,6 +938,10 @@ target(struct bpf_cg *b, struct node *n)
 	const char *c = NULL;
 	const struct ta_access *acc = n->u.target.access;
 
+	if (b->ncb > 0) {
+		bpf_refuse(b, n, bpf_fmt(b, "the context variable %s inside a foreach loop of a kernel-side probe (copy it to a local before the loop)", n->u.target.name));
+		return (struct bval){ BX_LONG, "0" };
+	}
 	if (cv && acc && acc->nsteps > 0 && !n->u.target.path.pretty &&
 	    (acc->base.kind == TA_BASE_SLOT || acc->base.kind == TA_BASE_ARG) &&
 	    b->dp->provider->bpf_target_expr &&
@@ -920,7 +978,7 @@ bpf_expr(struct bpf_cg *b, struct node *n)
 	case N_TARGET:
 		return target(b, n);
 	case N_UNARY: {
-		struct bval x = as_long(b, n->u.unary.operand);
+		struct bval x = bpf_as_long(b, n->u.unary.operand);
 		static const char *const ops[] = { "-", "+", "!", "~" };
 		enum op op = n->u.unary.op;
 
@@ -935,31 +993,31 @@ bpf_expr(struct bpf_cg *b, struct node *n)
 		return crement(b, n);
 	case N_BINARY:
 		if (n->u.binary.op == OP_CONCAT) {
-			const char *l = as_str(b, n->u.binary.lhs);
-			const char *r = as_str(b, n->u.binary.rhs);
-			const char *t = new_str_temp(b);
+			const char *l = bpf_as_str(b, n->u.binary.lhs);
+			const char *r = bpf_as_str(b, n->u.binary.rhs);
+			const char *t = bpf_new_str_temp(b);
 
 			bpf_line(b, "tap_str_concat(%s, %s, %s);", t, l, r);
 			return (struct bval){ BX_STR, t };
 		} else {
-			struct bval l = as_long(b, n->u.binary.lhs);
-			const char *lt = new_long_temp(b, l.c);
-			struct bval r = as_long(b, n->u.binary.rhs);
+			struct bval l = bpf_as_long(b, n->u.binary.lhs);
+			const char *lt = bpf_new_long_temp(b, l.c);
+			struct bval r = bpf_as_long(b, n->u.binary.rhs);
 
 			v.c = long_binop(b, n->u.binary.op, lt, r.c, n);
 			return v;
 		}
 	case N_COMPARE:
 		if (n->u.binary.lhs->type == TY_STRING) {
-			const char *l = as_str(b, n->u.binary.lhs);
-			const char *r = as_str(b, n->u.binary.rhs);
+			const char *l = bpf_as_str(b, n->u.binary.lhs);
+			const char *r = bpf_as_str(b, n->u.binary.rhs);
 
 			v.c = bpf_fmt(b, "(tap_str_compare(%s, %s) %s 0)", l, r, c_binop(n->u.binary.op));
 			return v;
 		} else {
-			struct bval l = as_long(b, n->u.binary.lhs);
-			const char *lt = new_long_temp(b, l.c);
-			struct bval r = as_long(b, n->u.binary.rhs);
+			struct bval l = bpf_as_long(b, n->u.binary.lhs);
+			const char *lt = bpf_new_long_temp(b, l.c);
+			struct bval r = bpf_as_long(b, n->u.binary.rhs);
 
 			v.c = bpf_fmt(b, "((int64_t)(%s %s %s))", lt, c_binop(n->u.binary.op), r.c);
 			return v;
@@ -1028,7 +1086,7 @@ loop_guard(struct bpf_cg *b, struct node *n)
 {
 	bpf_line(b, "if (++__acts > TAP_BPF_MAXACTION)");
 	b->indent++;
-	raise_error(b, "MAXACTION exceeded", n);
+	raise_uncaught(b, "MAXACTION exceeded", n, NULL);
 	b->indent--;
 }
 
@@ -1037,12 +1095,14 @@ loop(struct bpf_cg *b, struct node *n, struct node *cond, struct node *step,
      struct node *body)
 {
 	int was = b->cont, k = b->seq++;
+	const char *brk = b->brk_stmt, *cont = b->cont_stmt;
 
+	b->brk_stmt = b->cont_stmt = NULL;
 	bpf_line(b, "for (;;) {");
 	b->indent++;
 	loop_guard(b, n);
 	if (cond) {
-		struct bval c = as_long(b, cond);
+		struct bval c = bpf_as_long(b, cond);
 
 		bpf_line(b, "if (!(%s)) break;", c.c);
 	}
@@ -1058,6 +1118,8 @@ loop(struct bpf_cg *b, struct node *n, struct node *cond, struct node *step,
 	b->indent--;
 	bpf_line(b, "}");
 	b->cont = was;
+	b->brk_stmt = brk;
+	b->cont_stmt = cont;
 }
 
 void
@@ -1085,6 +1147,7 @@ bpf_stmt(struct bpf_cg *b, struct node *n)
 		    e->u.binary.lhs->kind == N_SYMBOL &&
 		    e->u.binary.lhs->u.symbol.sym &&
 		    e->u.binary.lhs->u.symbol.sym->kind != SYM_GLOBAL &&
+		    b->ninl == 0 && b->ntry == 0 &&
 		    !bpf_is_read_local(b, e->u.binary.lhs->u.symbol.sym))
 			return;
 		bpf_line(b, "{");
@@ -1099,7 +1162,7 @@ bpf_stmt(struct bpf_cg *b, struct node *n)
 	case N_IF: {
 		bpf_line(b, "{");
 		b->indent++;
-		struct bval c = as_long(b, n->u.if_stmt.cond);
+		struct bval c = bpf_as_long(b, n->u.if_stmt.cond);
 		bpf_line(b, "if (%s) {", c.c);
 		b->indent++;
 		bpf_stmt(b, n->u.if_stmt.then_stmt);
@@ -1129,13 +1192,16 @@ bpf_stmt(struct bpf_cg *b, struct node *n)
 		bpf_line(b, "}");
 		return;
 	case N_BREAK:
-		bpf_line(b, "break;");
+		bpf_line(b, "%s", b->brk_stmt ? b->brk_stmt : "break;");
 		return;
 	case N_CONTINUE:
-		bpf_line(b, "goto cont%d;", b->cont);
+		if (b->cont_stmt)
+			bpf_line(b, "%s", b->cont_stmt);
+		else
+			bpf_line(b, "goto cont%d;", b->cont);
 		return;
 	case N_NEXT:
-		bpf_line(b, "return 0;");
+		bpf_line(b, "%s", bpf_abort(b));
 		return;
 	case N_DELETE: {
 		struct node *t = n->u.del.target;
@@ -1157,12 +1223,16 @@ bpf_stmt(struct bpf_cg *b, struct node *n)
 		return;
 	}
 	case N_FOREACH:
-		bpf_refuse(b, n, "foreach in a kernel-side probe (it is supported in begin/end probes)");
+		bpf_foreach(b, n);
 		return;
 	case N_TRY:
-		bpf_refuse(b, n, "try/catch");
+		bpf_try(b, n);
 		return;
 	case N_RETURN:
+		if (b->ninl > 0) {
+			bpf_return(b, n);
+			return;
+		}
 		bpf_refuse(b, n, "return");
 		return;
 	default:

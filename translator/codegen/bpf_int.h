@@ -44,6 +44,11 @@ struct bpf_error_site {
 	bool has_addr;		/* msg is a format with one %llx */
 };
 
+/* Nested inline calls deeper than this are refused (the BPF program's
+ * size grows with each). */
+#define BPF_MAX_INLINE 8
+#define BPF_MAX_TRY 8
+
 struct bpf_cg {
 	struct session *s;
 	struct program *prog;
@@ -58,6 +63,28 @@ struct bpf_cg {
 	FILE *frame;			/* its frame struct's members */
 	int cont;			/* the innermost loop's continue label */
 	/* Tables user space gets. */
+	/* Script functions being written inline (bpf_call.c), innermost
+	 * last: their locals are frame members i<inst>_<n>. */
+	struct bpf_inline {
+		struct function_sym *fn;
+		int inst;		/* this call's frame slots and label */
+		int ncb;		/* b->ncb at the call */
+	} inl[BPF_MAX_INLINE];
+	int ninl;
+	/* Inside a foreach callback (bpf_foreach.c): how a handler's
+	 * "return 0" (an error, next) is written there instead. */
+	const char *abort_stmt;
+	/* break and continue of the innermost loop when it is a foreach
+	 * callback's (NULL: a C loop's "break;" and "goto cont<k>;") */
+	const char *brk_stmt, *cont_stmt;
+	int ncb;			/* foreach callbacks being written */
+	/* try bodies being written, innermost last (bpf_try.c) */
+	struct bpf_try {
+		int k;			/* its catch%d label, try%d_msg */
+		int ncb;		/* b->ncb at the try */
+	} tries[BPF_MAX_TRY];
+	int ntry;
+	FILE *callbacks;		/* their text, before the handlers */
 	struct bpf_print_site *prints;
 	int nprints, print_cap;
 	struct bpf_error_site *errors;
@@ -72,6 +99,12 @@ struct bpf_cg {
 	bool *kernel_global;
 	/* Statistics some probe prints with @hist_log (same index). */
 	bool *hist_log;
+	/* ... with @hist_linear(s, lo, hi, step): those bounds, and the
+	 * bucket count runtime/core gives them (0: none). */
+	struct bpf_hist_linear {
+		int64_t lo, hi, step;
+		int buckets;
+	} *hist_lin;
 	/* Locals some expression of the probe reads. */
 	struct symbol **read_locals;
 	int nread;
@@ -113,5 +146,33 @@ const char *bpf_global_map(struct bpf_cg *b, struct symbol *sym);
 const char *bpf_key_type(struct bpf_cg *b, struct symbol *sym);
 const char *bpf_value_type(struct bpf_cg *b, struct symbol *sym);
 bool bpf_uses_hist_log(struct bpf_cg *b, struct symbol *sym);
+const struct bpf_hist_linear *bpf_hist_linear(struct bpf_cg *b,
+					      struct symbol *sym);
+const char *bpf_stat_adder(struct bpf_cg *b, struct symbol *sym);
+const char *bpf_abort(struct bpf_cg *b);
+const char *bpf_new_long_temp(struct bpf_cg *b, const char *init);
+const char *bpf_new_str_temp(struct bpf_cg *b);
+struct bval bpf_as_long(struct bpf_cg *b, struct node *n);
+const char *bpf_as_str(struct bpf_cg *b, struct node *n);
+
+const char *bpf_near(struct bpf_cg *b, struct node *n);
+void bpf_mark_kernel_global(struct bpf_cg *b, struct symbol *sym);
+
+/* bpf_sprintf.c: sprintf/sprint/sprintln through bpf_snprintf() */
+struct bval bpf_sprintf(struct bpf_cg *b, struct node *n);
+
+/* bpf_try.c: an error inside a try goes to its catch (false: not in
+ * a try this C function can reach; report it) */
+bool bpf_try_catch(struct bpf_cg *b, const char *msg, const char *addr);
+void bpf_try(struct bpf_cg *b, struct node *n);
+
+/* bpf_foreach.c */
+void bpf_foreach(struct bpf_cg *b, struct node *n);
+
+/* bpf_call.c: script functions written inline at each call */
+bool bpf_is_script_function(const struct function_sym *fn);
+struct bval bpf_call_script(struct bpf_cg *b, struct node *n);
+void bpf_return(struct bpf_cg *b, struct node *n);
+const char *bpf_inline_local(struct bpf_cg *b, struct symbol *sym);
 
 #endif
