@@ -46,6 +46,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/kwrite.stp \
 	tapsets/linux/memory.stp \
 	tapsets/linux/netdev.stp \
+	tapsets/linux/perf.stp \
 	tapsets/linux/netfilter.stp \
 	tapsets/linux/nfsd.stp \
 	tapsets/linux/registers.stp \
