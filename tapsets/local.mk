@@ -26,6 +26,8 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/switch_file.stp \
 	tapsets/system.stp \
 	tapsets/timezone.stp \
+	tapsets/units.stp \
+	tapsets/waitstatus.stp \
 	tapsets/this.stp \
 	tapsets/linux/backtrace.stp \
 	tapsets/linux/context.stp \
