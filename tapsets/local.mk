@@ -26,6 +26,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/switch_file.stp \
 	tapsets/system.stp \
 	tapsets/timezone.stp \
+	tapsets/sockname.stp \
 	tapsets/units.stp \
 	tapsets/waitstatus.stp \
 	tapsets/this.stp \
