@@ -26,6 +26,9 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/switch_file.stp \
 	tapsets/system.stp \
 	tapsets/timezone.stp \
+	tapsets/sockname.stp \
+	tapsets/units.stp \
+	tapsets/waitstatus.stp \
 	tapsets/this.stp \
 	tapsets/linux/backtrace.stp \
 	tapsets/linux/context.stp \
@@ -46,6 +49,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/kwrite.stp \
 	tapsets/linux/memory.stp \
 	tapsets/linux/netdev.stp \
+	tapsets/linux/perf.stp \
 	tapsets/linux/netfilter.stp \
 	tapsets/linux/nfsd.stp \
 	tapsets/linux/registers.stp \

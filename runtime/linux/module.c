@@ -137,6 +137,7 @@ tap_disarm_all(void)
 	tap_kprobes_disarm(tap_module.kprobes, tap_module.n_kprobes);
 	tap_netfilters_disarm(tap_module.netfilters, tap_module.n_netfilters);
 	tap_hwbkpts_disarm(tap_module.hwbkpts, tap_module.n_hwbkpts);
+	tap_perfs_disarm(tap_module.perfs, tap_module.n_perfs);
 	tap_tracepoints_disarm(tap_module.tracepoints,
 			       tap_module.n_tracepoints);
 	tap_timers_disarm(tap_module.timers, tap_module.n_timers);
@@ -162,6 +163,8 @@ tap_arm_all(void)
 					 tap_module.n_netfilters);
 	if (!ret)
 		ret = tap_hwbkpts_arm(tap_module.hwbkpts, tap_module.n_hwbkpts);
+	if (!ret)
+		ret = tap_perfs_arm(tap_module.perfs, tap_module.n_perfs);
 	if (ret)
 		tap_disarm_all();
 	return ret;

@@ -102,6 +102,22 @@ struct tap_hwbkpt_probe {
 };
 
 /*
+ * perf.type(T).config(C).sample(N): a sampling perf event on each CPU
+ * online when armed (perf_event_create_kernel_counter); the overflow
+ * handler runs the probe every N events with c->regs the interrupted
+ * registers.  It runs in the PMU's interrupt, NMI-like for hardware
+ * events.
+ */
+struct tap_perf_probe {
+	struct tap_probe probe;
+	u32 type;		/* perf_event_attr.type */
+	u64 config;		/* perf_event_attr.config */
+	u64 sample;		/* sample_period */
+	/* runtime: one event per possible CPU, NULL where none */
+	struct perf_event **events;
+};
+
+/*
  * kprobe.function("sym")[.return]: c->regs holds the registers.  For a
  * .return probe, entry_handler (optional) runs at function entry, and both
  * it and the return handler find the same data_size bytes of per-call
@@ -136,6 +152,8 @@ void tap_kprobes_disarm(struct tap_kprobe_probe *k, size_t n);
 int tap_netfilters_arm(struct tap_netfilter_probe *f, size_t n);
 int tap_hwbkpts_arm(struct tap_hwbkpt_probe *h, size_t n);
 void tap_hwbkpts_disarm(struct tap_hwbkpt_probe *h, size_t n);
+int tap_perfs_arm(struct tap_perf_probe *p, size_t n);
+void tap_perfs_disarm(struct tap_perf_probe *p, size_t n);
 void tap_netfilters_disarm(struct tap_netfilter_probe *f, size_t n);
 u64 tap_kprobes_missed(struct tap_kprobe_probe *k, size_t n);
 

@@ -17,6 +17,7 @@
 #include "probes_kprobe.c"
 #include "probes_netfilter.c"
 #include "probes_hwbkpt.c"
+#include "probes_perf.c"
 #include "mmlock.c"
 #include "dpath.c"
 #include "umaps.c"

@@ -73,6 +73,9 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/tests/maxnesting.stp \
 	testsuite/kernel/tests/maxskipped.stp \
 	testsuite/kernel/tests/missed.stp \
+	testsuite/kernel/tests/perf.stp \
+	testsuite/kernel/tests/perf.out \
+	testsuite/kernel/tests/perf_hw.stp \
 	testsuite/kernel/tests/openmissing.stp \
 	testsuite/kernel/tests/openmissing.out \
 	testsuite/kernel/tests/procfs.stp \

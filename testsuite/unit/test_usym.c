@@ -4,7 +4,8 @@
  * its functions by name and by address (aliases named the readable way),
  * link-time addresses to file offsets, and its .note.stapsdt markers with
  * their operands; the PLT stubs of programs linked three ways, checked
- * against objdump's names for them (elf_plt.c).  The program parts are
+ * against objdump's names for them (elf_plt.c); an i386 file's notes and
+ * symbols.  The program parts are
  * skipped without cc, objdump or <sys/sdt.h>.
  */
 #define _GNU_SOURCE	/* asprintf */
@@ -153,6 +154,53 @@ START_TEST(program)
 }
 END_TEST
 
+/* An i386 file's notes hold 4-byte addresses: one note written by hand
+ * (this host may have no i386 program with markers), then the i386 libc
+ * when the host has one, as process("/lib*\/libc.so.6") finds it. */
+START_TEST(i386_image)
+{
+	static const char strs[] = "prov\0mk\0-4@%eax 4@8(%esp)";
+	unsigned char note[12 + 8 + 12 + sizeof(strs) + 3] = { 0 };
+	uint32_t namesz = 8, descsz = 12 + sizeof(strs), type = 3;
+	uint32_t pc = 0x1234, base = 0, sem = 0x2000;
+	struct elf_image fake = { .is_i386 = true };
+	struct sdt_probe *p;
+	const struct elf_sym *s;
+	struct elf_image *im;
+	char err[256];
+	size_t n;
+
+	memcpy(note, &namesz, 4);
+	memcpy(note + 4, &descsz, 4);
+	memcpy(note + 8, &type, 4);
+	memcpy(note + 12, "stapsdt", 8);
+	memcpy(note + 20, &pc, 4);
+	memcpy(note + 24, &base, 4);
+	memcpy(note + 28, &sem, 4);
+	memcpy(note + 32, strs, sizeof(strs));
+	fake.sdt_notes = note;
+	fake.sdt_notes_size = sizeof(note);
+	p = sdt_probes(a, &fake, &n);
+	ck_assert_int_eq(n, 1);
+	ck_assert_str_eq(p[0].provider, "prov");
+	ck_assert_str_eq(p[0].name, "mk");
+	ck_assert_uint_eq(p[0].pc, 0x1234);
+	ck_assert_uint_eq(p[0].semaphore, 0x2000);
+	ck_assert_int_eq(p[0].nargs, 2);
+	ck_assert(p[0].bad_arg == NULL);
+
+	im = elf_image_load(a, "/usr/lib32/libc.so.6", err, sizeof(err));
+	if (access("/usr/lib32/libc.so.6", R_OK) != 0)
+		return;
+	ck_assert_msg(im != NULL, "%s", err);
+	ck_assert(im->is_i386);
+	ck_assert_int_eq(im->nplt, 0);
+	s = elf_find_func(im, "free");
+	ck_assert(s != NULL && s->addr < 0x100000000ull);
+	ck_assert(elf_addr_to_offset(im, s->addr, &(uint64_t){ 0 }));
+}
+END_TEST
+
 /* getpid, strlen and getppid are called through .plt (or .plt.sec);
  * in a PIE the C runtime's __cxa_finalize through .plt.got (its GOT
  * slot has a GLOB_DAT relocation, not a JUMP_SLOT one). */
@@ -236,6 +284,7 @@ main(void)
 	tcase_add_test(tc, arg_constant);
 	tcase_add_test(tc, program);
 	tcase_add_test(tc, plt_stubs);
+	tcase_add_test(tc, i386_image);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

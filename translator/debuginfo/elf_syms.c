@@ -184,9 +184,11 @@ read_sections(struct arena *a, Elf *elf, struct elf_image *im)
 	im->objects = finish(a, &objs, &im->nobjects);
 }
 
-Elf *
-elf_open_x86_64(const char *path, int *fd, int *e_type, char *err,
-		size_t errsize)
+/* path as an ELF file for libelf, x86_64 only or (also_i386) i386 too;
+ * *is_i386 says which it is. */
+static Elf *
+elf_open_x86(const char *path, bool also_i386, int *fd, int *e_type,
+	     bool *is_i386, char *err, size_t errsize)
 {
 	const char *why = NULL;
 	GElf_Ehdr eh;
@@ -202,8 +204,10 @@ elf_open_x86_64(const char *path, int *fd, int *e_type, char *err,
 	elf = elf_begin(*fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
 		why = "an ELF file";
-	else if (eh.e_machine != EM_X86_64 || eh.e_ident[EI_CLASS] != ELFCLASS64)
-		why = "an x86_64 ELF file";
+	else if ((eh.e_machine != EM_X86_64 || eh.e_ident[EI_CLASS] != ELFCLASS64) &&
+		 !(also_i386 && eh.e_machine == EM_386 &&
+		   eh.e_ident[EI_CLASS] == ELFCLASS32))
+		why = also_i386 ? "an x86_64 or i386 ELF file" : "an x86_64 ELF file";
 	if (why) {
 		snprintf(err, errsize, "%s is not %s", path, why);
 		if (elf)
@@ -212,7 +216,17 @@ elf_open_x86_64(const char *path, int *fd, int *e_type, char *err,
 		return NULL;
 	}
 	*e_type = eh.e_type;
+	*is_i386 = eh.e_machine == EM_386;
 	return elf;
+}
+
+Elf *
+elf_open_x86_64(const char *path, int *fd, int *e_type, char *err,
+		size_t errsize)
+{
+	bool is_i386;
+
+	return elf_open_x86(path, false, fd, e_type, &is_i386, err, errsize);
 }
 
 struct elf_image *
@@ -220,7 +234,12 @@ elf_image_load(struct arena *a, const char *path, char *err, size_t errsize)
 {
 	struct elf_image *im = NULL;
 	int fd, e_type;
-	Elf *elf = elf_open_x86_64(path, &fd, &e_type, err, errsize);
+	bool is_i386;
+	/* i386 too: a 32-bit library matched by process("/lib32/libc.so.6")
+	 * is probed as in stap, by file offset, without context variables
+	 * (elf_image.is_i386) */
+	Elf *elf = elf_open_x86(path, true, &fd, &e_type, &is_i386, err,
+				errsize);
 
 	if (!elf)
 		return NULL;
@@ -231,9 +250,11 @@ elf_image_load(struct arena *a, const char *path, char *err, size_t errsize)
 	im = arena_alloc(a, sizeof(*im));
 	im->path = arena_strdup(a, path);
 	im->is_dyn = e_type == ET_DYN;
+	im->is_i386 = is_i386;
 	read_segments(a, elf, im);
 	read_sections(a, elf, im);
-	elf_read_plt(a, elf, im);
+	if (!is_i386)	/* elf_plt.c reads x86_64 relocations only */
+		elf_read_plt(a, elf, im);
 out:
 	elf_end(elf);
 	close(fd);

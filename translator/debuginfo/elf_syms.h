@@ -38,6 +38,11 @@ struct elf_segment {
 struct elf_image {
 	const char *path;
 	bool is_dyn;			/* ET_DYN: PIE or a library */
+	/* An i386 file (32-bit programs on x86_64): its probes go by file
+	 * offset like any other, but it has no DWARF, PLT stubs or $return
+	 * for tapc, whose register views are x86_64's; SDT notes hold
+	 * 4-byte addresses. */
+	bool is_i386;
 	bool has_debug_info;		/* a .debug_info section */
 	struct elf_sym *funcs;		/* sorted by address, the preferred
 					 * name of an address first */

@@ -147,13 +147,19 @@ sdt_parse_arg(struct arena *a, const char *text, struct sdt_arg *out)
 	return parse_mem(a, p, out);
 }
 
+/* An address of `w` bytes (8, or 4 in an i386 file). */
 static uint64_t
-get_u64(const unsigned char *p)
+get_addr(const unsigned char *p, size_t w)
 {
 	uint64_t v;
+	uint32_t v32;
 
+	if (w == 4) {
+		memcpy(&v32, p, sizeof(v32));
+		return v32;
+	}
 	memcpy(&v, p, sizeof(v));
-	return v;	/* x86_64 notes are little-endian like the host */
+	return v;	/* x86 notes are little-endian like the host */
 }
 
 static void
@@ -198,10 +204,13 @@ sdt_probes(struct arena *a, const struct elf_image *im, size_t *n)
 		if (off > size)
 			break;
 		if (type != NT_STAPSDT || namesz != 8 ||
-		    memcmp(p + name_at, "stapsdt", 8) || descsz < 27)
+		    memcmp(p + name_at, "stapsdt", 8) ||
+		    descsz < (im->is_i386 ? 15 : 27))
 			continue;
 		const unsigned char *d = p + desc_at;
-		const char *strs = (const char *)d + 24;
+		/* the three addresses: 8 bytes each, 4 in an i386 file */
+		size_t w = im->is_i386 ? 4 : 8;
+		const char *strs = (const char *)d + 3 * w;
 		const char *lim = (const char *)d + descsz;
 		const char *prov = strs;
 		const char *name = prov + strnlen(prov, (size_t)(lim - prov)) + 1;
@@ -213,13 +222,13 @@ sdt_probes(struct arena *a, const struct elf_image *im, size_t *n)
 		out = arena_grow(a, out, sizeof(*out), &cap, count + 1);
 		struct sdt_probe *pr = &out[count++];
 		memset(pr, 0, sizeof(*pr));
-		uint64_t base = get_u64(d + 8);
+		uint64_t base = get_addr(d + w, w);
 		int64_t adjust = im->has_sdt_base && base ?
 			(int64_t)(im->sdt_base_addr - base) : 0;
 		pr->provider = arena_strdup(a, prov);
 		pr->name = arena_strdup(a, name);
-		pr->pc = get_u64(d) + (uint64_t)adjust;
-		pr->semaphore = get_u64(d + 16);
+		pr->pc = get_addr(d, w) + (uint64_t)adjust;
+		pr->semaphore = get_addr(d + 2 * w, w);
 		if (pr->semaphore)
 			pr->semaphore += (uint64_t)adjust;
 		if (args < lim)

@@ -11,6 +11,7 @@ translator_libtapc_a_SOURCES += \
 	translator/providers/dwarf_access.c \
 	translator/providers/dwarf_access.h \
 	translator/providers/hwbkpt.c \
+	translator/providers/perf.c \
 	translator/providers/kfunc.c \
 	translator/providers/kfunc.h \
 	translator/providers/kprobe.c \

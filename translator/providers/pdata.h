@@ -89,6 +89,7 @@ struct pdata_uprobe {
 	uint64_t entry_offset, entry_vaddr;
 	struct process_dwarf *dwarf;	/* $vars from DWARF, or NULL */
 	int pid;			/* process(PID): only this process */
+	bool is_i386;			/* in an i386 file: no $return */
 	int nargs;			/* .mark: its operands */
 	struct sdt_arg *args;
 	uint64_t *arg_sym_vaddr;	/* link-time address of each operand's

@@ -319,6 +319,7 @@ new_uprobe(struct elab *e, const struct elf_image *im,
 	pd->offset = offset;
 	pd->is_return = k->is_return;
 	pd->pid = (int)k->pid;
+	pd->is_i386 = im->is_i386;
 	return pd;
 }
 
@@ -376,6 +377,8 @@ with_dwarf(struct elab *e, const struct elf_image *im, const char *name,
 	struct process_dwarf *d;
 	uint64_t vaddr = *at;
 
+	if (im->is_i386)	/* tapc reads x86_64 DWARF locations only */
+		return NULL;
 	for (struct no_dwarf *n = none; n; n = n->next)
 		if (strcmp(n->path, im->path) == 0)
 			return NULL;
@@ -842,7 +845,8 @@ process_context(struct elab *e, struct derived_probe *dp, const char *name)
 		if (cv)
 			return cv;
 	}
-	if (pd->is_return && strcmp(name, "return") == 0)
+	/* an i386 function returns in eax, not the rax the runtime reads */
+	if (pd->is_return && !pd->is_i386 && strcmp(name, "return") == 0)
 		return long_var(e, "return", UPROBE_ARG_RETURN, "long");
 	if (pd->mark && sscanf(name, "arg%d%c", &n, &tail) == 1 &&
 	    n >= 1 && n <= pd->nargs)
@@ -880,7 +884,7 @@ process_list(struct elab *e, struct derived_probe *dp,
 		diag_hint(&e->s->diag, "%s has no DWARF for %s(): $variables of user programs need it (build with -g); int_arg(N), pointer_arg(N) & co read arguments by position",
 			  pd->path, pd->function);
 	*out = arena_alloc(e->s->arena, (size_t)(pd->nargs + 1) * sizeof(**out));
-	if (pd->is_return)
+	if (pd->is_return && !pd->is_i386)
 		(*out)[n++] = process_context(e, dp, "return");
 	for (int i = 0; pd->mark && i < pd->nargs; i++)
 		(*out)[n++] = process_context(e, dp,

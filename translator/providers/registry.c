@@ -31,6 +31,7 @@
 	X(procfs) \
 	X(netfilter) \
 	X(hwbkpt)	/* kernel.data */ \
+	X(perf)		/* perf.type(T).config(C) */ \
 	X(unsupported)	/* last: recognises the rest by name */
 
 #define PROVIDER_DECLARE(name) extern const struct provider provider_##name;

@@ -16,7 +16,7 @@ static const struct {
 	{ "kernel", "mark", "kernel.mark" },
 	{ "module", NULL, "module(...) probes" },	/* but .function and
 							 * .statement: dwarf.c */
-	{ "perf", NULL, "perf probes" },
+	{ "perf", NULL, "perf probes: only perf.type(T).config(C)[.sample(N)] and the perf.hw.*, perf.sw.* and perf.hw_cache.* names of the kernel target's tapset" },
 	{ "java", NULL, "java probes" },
 	{ "python2", NULL, "python probes" },
 	{ "python3", NULL, "python probes" },

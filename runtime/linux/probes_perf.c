@@ -1,0 +1,121 @@
+/*
+ * probes_perf.c -- perf.type(T).config(C).sample(N) probes: a sampling
+ * perf event on every CPU online when the session arms them, made with
+ * perf_event_create_kernel_counter().
+ *
+ * Takes: tap_module.perfs, each with its event type, config and sample
+ * period.  Produces: armed events whose overflow handler runs the probe
+ * with c->regs the interrupted registers (print_backtrace(), user_mode()
+ * ... see the sampled code).  For a hardware event the handler runs in
+ * the PMU's NMI: the context refuses to nest as for any probe, and output
+ * goes through the same lock-free per-CPU paths.  An event the machine
+ * lacks (no PMU, as under QEMU's TCG) fails the arming with a message
+ * naming the probe.  CPUs that come online later get no event.
+ */
+#include <linux/cpu.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include "context.h"
+#include "probes.h"
+#include "transport.h"
+
+static void
+tap_perf_handler(struct perf_event *ev, struct perf_sample_data *data,
+		 struct pt_regs *regs)
+{
+	struct tap_perf_probe *p = ev->overflow_handler_context;
+	struct tap_context *c;
+
+	c = tap_context_enter(&p->probe, TAP_SESSION_RUNNING);
+	if (!c)
+		return;
+	c->regs = regs;
+	p->probe.handler(c);
+	tap_context_exit(c);
+}
+
+static void
+tap_perf_complain(const struct tap_perf_probe *p, int cpu, int err)
+{
+	char text[256];
+	int n;
+
+	n = scnprintf(text, sizeof(text),
+		      "probe %s: cannot open perf event type %u config 0x%llx on CPU %d: %s (%d)",
+		      p->probe.point, p->type, (unsigned long long)p->config,
+		      cpu, err == -ENOENT || err == -EOPNOTSUPP ?
+		      "this machine has no such event" : "refused", err);
+	tap_ctl_send(TAP_MSG_ERROR, text, n);
+}
+
+static void tap_perf_disarm_one(struct tap_perf_probe *p);
+
+static int
+tap_perf_arm_one(struct tap_perf_probe *p)
+{
+	struct perf_event_attr attr;
+	struct perf_event *ev;
+	int cpu, ret = 0;
+
+	p->events = kcalloc(nr_cpu_ids, sizeof(*p->events), GFP_KERNEL);
+	if (!p->events)
+		return -ENOMEM;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = p->type;
+	attr.config = p->config;
+	attr.sample_period = p->sample;
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		ev = perf_event_create_kernel_counter(&attr, cpu, NULL,
+						      tap_perf_handler, p);
+		if (IS_ERR(ev)) {
+			ret = (int)PTR_ERR(ev);
+			tap_perf_complain(p, cpu, ret);
+			break;
+		}
+		p->events[cpu] = ev;
+	}
+	cpus_read_unlock();
+	if (ret)
+		tap_perf_disarm_one(p);
+	return ret;
+}
+
+int
+tap_perfs_arm(struct tap_perf_probe *p, size_t n)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = tap_perf_arm_one(&p[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* perf_event_release_kernel() waits for a running overflow handler. */
+static void
+tap_perf_disarm_one(struct tap_perf_probe *p)
+{
+	unsigned int cpu;
+
+	if (!p->events)
+		return;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (p->events[cpu])
+			perf_event_release_kernel(p->events[cpu]);
+	kfree(p->events);
+	p->events = NULL;
+}
+
+void
+tap_perfs_disarm(struct tap_perf_probe *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		tap_perf_disarm_one(&p[i]);
+}
