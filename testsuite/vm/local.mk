@@ -9,6 +9,7 @@ TAP_VM_FILES = \
 	testsuite/vm/mkinitramfs \
 	testsuite/vm/boot \
 	testsuite/vm/run-batch \
+	testsuite/vm/kbuild-batch \
 	testsuite/vm/run-tier \
 	testsuite/vm/vmrun \
 	testsuite/vm/build-module \

@@ -348,14 +348,11 @@ remove_tree(const char *dir)
 	spawn_wait(argv, NULL);
 }
 
-const char *
-kbuild_build_module(struct session *s, const char *c_text, const char *name,
-		    const char *key)
+/* The target kernel's build directory, or NULL after reporting why. */
+static const char *
+require_kdir(struct session *s)
 {
-	char err[512], tmpl[] = "/tmp/tapcXXXXXX";
-	const char *dir, *log, *kdir, *ko, *cached, *script = c_text;
-	const char *runtime_c = NULL, *rt_store = NULL;
-	bool split, ok = true;
+	char err[512];
 
 	if (!s->kernel) {
 		diag_fatal_noloc(&s->diag, "%s", s->kernel_error ?
@@ -366,7 +363,58 @@ kbuild_build_module(struct session *s, const char *c_text, const char *name,
 		diag_fatal_noloc(&s->diag, "%s", err);
 		return NULL;
 	}
-	kdir = kernel_build_dir(s->kernel);
+	return kernel_build_dir(s->kernel);
+}
+
+/* Everything kbuild needs in DIR but the make: tapconf.h, the sources,
+ * Kbuild and the runtime (object or source). *rt_store: where to keep a
+ * runtime object built here (NULL: none to keep). */
+static bool
+prepare_dir(struct session *s, const char *dir, const char *kdir,
+	    const char *log, const char *c_text, const char *name,
+	    const char **rt_store)
+{
+	const char *script = c_text, *runtime_c = NULL;
+	bool split, ok = true;
+
+	*rt_store = NULL;
+	split = split_runtime(s, c_text, &script, &runtime_c);
+	if (!run_tapconf(s, dir, kdir, log) ||
+	    !write_sources(s, dir, name, script, split))
+		return false;
+	if (split)
+		*rt_store = place_runtime(s, dir, runtime_c, &ok);
+	return ok;
+}
+
+const char *
+kbuild_stage_module(struct session *s, const char *c_text, const char *name,
+		    const char *dir)
+{
+	const char *kdir = require_kdir(s), *rt_store;
+
+	if (!kdir)
+		return NULL;
+	if (mkdir(dir, 0700) != 0) {
+		diag_fatal_noloc(&s->diag, "cannot make the build directory %s: %s",
+				 dir, strerror(errno));
+		return NULL;
+	}
+	if (!prepare_dir(s, dir, kdir, arena_printf(s->arena, "%s/tapconf.log", dir),
+			 c_text, name, &rt_store))
+		return NULL;
+	return arena_printf(s->arena, "%s/%s.ko", dir, name);
+}
+
+const char *
+kbuild_build_module(struct session *s, const char *c_text, const char *name,
+		    const char *key)
+{
+	char tmpl[] = "/tmp/tapcXXXXXX";
+	const char *dir, *log, *kdir, *ko, *cached, *rt_store;
+
+	if (!(kdir = require_kdir(s)))
+		return NULL;
 	dir = mkdtemp(tmpl) ? arena_strdup(s->arena, tmpl) : NULL;
 	if (!dir) {
 		diag_fatal_noloc(&s->diag, "cannot make a build directory: %s",
@@ -377,13 +425,7 @@ kbuild_build_module(struct session *s, const char *c_text, const char *name,
 	if (s->opts.verbose)
 		fprintf(stderr, "tapc: building %s against %s in %s\n", name,
 			kdir, dir);
-	split = split_runtime(s, c_text, &script, &runtime_c);
-	if (!run_tapconf(s, dir, kdir, log) ||
-	    !write_sources(s, dir, name, script, split))
-		return NULL;
-	if (split)
-		rt_store = place_runtime(s, dir, runtime_c, &ok);
-	if (!ok)
+	if (!prepare_dir(s, dir, kdir, log, c_text, name, &rt_store))
 		return NULL;
 	if (!run_make(s, dir, kdir, log)) {
 		diag_fatal_noloc(&s->diag, "building the module failed; the end of %s:", log);

@@ -27,4 +27,12 @@ const char *kbuild_cached_module(struct session *s, const char *key,
 const char *kbuild_build_module(struct session *s, const char *c_text,
 				const char *name, const char *key);
 
+/* Write the kbuild directory of `c_text` as module `name` into `dir`
+ * (created; it must not exist), with the runtime object from the cache
+ * when there is one, but run no make: a test suite builds many such
+ * directories in one kbuild run (--stage-build). Returns the path the
+ * module will have, or NULL after reporting why. */
+const char *kbuild_stage_module(struct session *s, const char *c_text,
+				const char *name, const char *dir);
+
 #endif

@@ -120,6 +120,26 @@ deployable_copy(struct session *s, const char *ko, const char *name)
 	return deploy_module_write(s, ko, dest) ? dest : NULL;
 }
 
+/* --stage-build=DIR: pass 3, then the kbuild directory in DIR without
+ * running make; prints the path the module will have once a kbuild run
+ * over DIR (or a directory naming it) has built it. */
+static int
+stage_kernel_build(struct session *s, const char *name)
+{
+	struct pass_clock clock;
+
+	pass_clock_start(&clock);
+	char *text = translate_to_text(s);
+	if (!text)
+		return 1;
+	pass_report(s, 3, &clock, true, "translated to C");
+	const char *ko = kbuild_stage_module(s, text, name, s->opts.stage_dir);
+	if (!ko)
+		return 1;
+	printf("%s\n", ko);
+	return 0;
+}
+
 /* Passes 3-5 for the kernel target. The cache key is known after pass 2,
  * so a cached module skips passes 3 and 4. */
 static int
@@ -132,6 +152,8 @@ run_kernel_target(struct session *s)
 		return translate_to_stdout(s, &clock);
 	const char *key = kbuild_cache_key(s);
 	const char *name = kbuild_module_name(s, key);
+	if (s->opts.stage_dir)
+		return stage_kernel_build(s, name);
 	const char *ko = kbuild_cached_module(s, key, name);
 	if (s->opts.verbose > 1)
 		fprintf(stderr, "tapc: module cache %s: %s\n",

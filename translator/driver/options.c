@@ -134,6 +134,7 @@ enum {
 	OPT_REMOTE_PREFIX,
 	OPT_REMOTE_MERGE,
 	OPT_MERGE_PART,
+	OPT_STAGE_BUILD,
 };
 
 /* Leading '-': non-options come back in order as code 1, so the script file
@@ -167,6 +168,9 @@ static const struct option long_options[] = {
 	{ "remote-merge", no_argument, NULL, OPT_REMOTE_MERGE },
 	/* internal: remote.c's child builds of --remote-merge's halves */
 	{ "merge-part", required_argument, NULL, OPT_MERGE_PART },
+	/* internal: a module's kbuild directory without the build, for a
+	 * test suite that builds many modules in one kbuild run */
+	{ "stage-build", required_argument, NULL, OPT_STAGE_BUILD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -658,6 +662,7 @@ handle_option(struct parse_state *ps, int c, const char *arg)
 	case OPT_REMOTE_PREFIX: o->remote_prefix = true; return true;
 	case OPT_REMOTE_MERGE: o->remote_merge = true; return true;
 	case OPT_MERGE_PART: return opt_merge_part(ps, arg);
+	case OPT_STAGE_BUILD: o->stage_dir = arg; return true;
 	case OPT_SKIP_BADVARS: o->skip_badvars = true; return true;
 	case OPT_DISABLE_CACHE: cache_disable(); return true;
 	case OPT_JSON: o->json_output = true; return true;
@@ -742,6 +747,10 @@ check_combinations(struct parse_state *ps)
 	}
 	if (o->flight_recorder && !check_flight_recorder(ps))
 		return false;
+	if (o->stage_dir && (o->last_pass != 4 || o->target != TARGET_KERNEL)) {
+		diag_fatal_noloc(d, "--stage-build needs -p4 and the kernel target");
+		return false;
+	}
 	if (o->guru && privilege_level(o->privilege) != PRIV_STAPDEV) {
 		diag_fatal_noloc(d, "-g (guru mode) needs --privilege=stapdev, not --privilege=%s", privilege_name(o->privilege));
 		return false;

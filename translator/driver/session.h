@@ -106,6 +106,7 @@ struct options {
 	bool remote_prefix;		/* --remote-prefix */
 	bool remote_merge;		/* --remote-merge */
 	enum merge_part merge_part;	/* --merge-part (remote.c's builds) */
+	const char *stage_dir;		/* --stage-build=DIR (test batches) */
 	enum target_kind target;	/* --target=kernel|user, --runtime=bpf */
 	bool target_given;		/* ... said on the command line, not
 					 * left for preflight.c to choose */
