@@ -21,6 +21,7 @@
 #include <bpf/bpf_core_read.h>
 
 #include "tap_bpf_abi.h"
+#include "../core/limits.h"	/* TAP_MAXERRORS from -DMAXERRORS */
 
 typedef long long int64_t;
 typedef unsigned long long uint64_t;
@@ -109,13 +110,17 @@ tap_exit(struct tap_bpf_session *ss)
 
 /* A script error: the message and location are the table entry `id`
  * of the user-space side, addr the faulting address when the message
- * shows one; the handler returns after calling this. */
+ * shows one; the handler returns after calling this.  As with stap's
+ * -DMAXERRORS=N, the first N errors only end their handler; the one
+ * after them stops the session (user space counts the records too, and
+ * stops it when the record arrives). */
 static __always_inline void
 tap_error_at(struct tap_bpf_session *ss, __u32 id, uint64_t addr)
 {
 	struct tap_bpf_rec_error *r;
 
-	ss->stopping = 1;
+	if (__sync_fetch_and_add(&ss->errors, 1) >= TAP_MAXERRORS)
+		ss->stopping = 1;
 	r = bpf_ringbuf_reserve(&tap_ringbuf, sizeof(*r), 0);
 	if (!r) {
 		tap_count_drop(ss);

@@ -47,6 +47,8 @@ struct tap_bpf_session {
 	long long target_pid;		/* target(), set by user space */
 	long long realtime_offset;	/* CLOCK_REALTIME - CLOCK_MONOTONIC
 					 * (bpf_ktime_get_ns), ns */
+	unsigned long long errors;	/* script errors raised, for
+					 * MAXERRORS (tap_error_at) */
 };
 
 /* One CPU's `<<<` accumulator: what @count @sum @min @max @avg need. */

@@ -29,6 +29,9 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/exit.out \
 	testsuite/bpf/tests/hist.stp \
 	testsuite/bpf/tests/hist.out \
+	testsuite/bpf/tests/maxerrors.stp \
+	testsuite/bpf/tests/maxerrors.out \
+	testsuite/bpf/tests/maxerrors.err \
 	testsuite/bpf/tests/mapfull.stp \
 	testsuite/bpf/tests/mapfull.out \
 	testsuite/bpf/tests/mapfull.err \
