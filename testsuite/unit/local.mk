@@ -34,3 +34,8 @@ EXTRA_DIST += testsuite/unit/check-remote-cli.sh
 # (translator/build/kbuild.c): checked with real kbuilds, ~10 CPU-s.
 TESTS += testsuite/unit/check-runtime-cache.sh
 EXTRA_DIST += testsuite/unit/check-runtime-cache.sh
+
+# the user target's -p4 result is the cache's copy, no scratch left in
+# TMPDIR (translator/build/build_user.c)
+TESTS += testsuite/unit/check-user-p4-scratch.sh
+EXTRA_DIST += testsuite/unit/check-user-p4-scratch.sh

@@ -138,18 +138,22 @@ build_cache_path(const char *rt, const char *text, size_t len,
 		out[0] = '\0';		/* caching is off */
 }
 
-/* Keep the program for next time; a failure only costs a rebuild. */
-static void
+/* Keep the program for next time; a failure only costs a rebuild.
+ * True if the cache now holds it. */
+static bool
 build_cache_store(const char *cache_dir, const char *prog, const char *name)
 {
 	char to[PATH_MAX + 64];
 
 	if (!cache_dir[0] || !cache_mkdir_p(cache_dir))
-		return;
+		return false;
 	snprintf(to, sizeof(to), "%s/%.60s", cache_dir, name);
-	if (!cache_store(prog, to, 0700))
+	if (!cache_store(prog, to, 0700)) {
 		fprintf(stderr, "tapc: warning: cannot cache the program in %s\n",
 			cache_dir);
+		return false;
+	}
+	return true;
 }
 
 static bool
@@ -259,7 +263,15 @@ pass_build(struct session *s)
 	ok = build_write_text(s, src, text, len) && build_compile(s, rt, src);
 	free(text);
 	if (ok) {
-		build_cache_store(cache_dir, build_program, build_module_name(s));
+		/* the cached copy is the result, as on a cache hit, so that
+		 * -p4 leaves no scratch directory behind (unless -k) */
+		if (build_cache_store(cache_dir, build_program,
+				      build_module_name(s)) &&
+		    !s->opts.keep_build) {
+			build_cleanup(s);
+			snprintf(build_program, sizeof(build_program), "%s/%.60s",
+				 cache_dir, build_module_name(s));
+		}
 		return true;
 	}
 	/* keep the C for a look when the compiler refused it */
