@@ -16,6 +16,20 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/arrays.out \
 	testsuite/bpf/tests/count.stp \
 	testsuite/bpf/tests/count.out \
+	testsuite/bpf/tests/dead-expr.stp \
+	testsuite/bpf/tests/dead-expr.out \
+	testsuite/bpf/tests/dead-expr.err \
+	testsuite/bpf/tests/dead-global.stp \
+	testsuite/bpf/tests/dead-global.out \
+	testsuite/bpf/tests/dead-global.err \
+	testsuite/bpf/tests/dead-store.stp \
+	testsuite/bpf/tests/dead-store.out \
+	testsuite/bpf/tests/dead-store.err \
+	testsuite/bpf/tests/dead-store-call.stp \
+	testsuite/bpf/tests/dead-store-call.out \
+	testsuite/bpf/tests/dead-store-fault.stp \
+	testsuite/bpf/tests/dead-store-fault.out \
+	testsuite/bpf/tests/dead-store-fault.err \
 	testsuite/bpf/tests/error-fn.stp \
 	testsuite/bpf/tests/error-fn.out \
 	testsuite/bpf/tests/error-fn.err \

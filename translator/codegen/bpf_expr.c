@@ -1122,6 +1122,29 @@ loop(struct bpf_cg *b, struct node *n, struct node *cond, struct node *step,
 	b->cont_stmt = cont;
 }
 
+/* A store to a local nobody reads is left out when computing its value
+ * could not show (bpf_effect.c, issue #15): the value is pure, or can
+ * only fail and the store is a tapset alias's (argstr, say). */
+static bool
+unread_store_may_go(struct bpf_cg *b, struct node *e)
+{
+	if (e->kind != N_ASSIGN || e->u.binary.op != OP_ASSIGN ||
+	    e->u.binary.lhs->kind != N_SYMBOL || !e->u.binary.lhs->u.symbol.sym ||
+	    e->u.binary.lhs->u.symbol.sym->kind == SYM_GLOBAL ||
+	    b->ninl > 0 || b->ntry > 0 ||
+	    bpf_is_read_local(b, e->u.binary.lhs->u.symbol.sym))
+		return false;
+	switch (bpf_effect_of(e->u.binary.rhs)) {
+	case BPF_PURE:
+		return true;
+	case BPF_FAILS:
+		return e->loc.src && e->loc.src->is_tapset;
+	case BPF_ACTS:
+		return false;
+	}
+	return false;
+}
+
 void
 bpf_stmt(struct bpf_cg *b, struct node *n)
 {
@@ -1141,14 +1164,7 @@ bpf_stmt(struct bpf_cg *b, struct node *n)
 	case N_EXPR_STMT: {
 		struct node *e = n->u.expr_stmt.expr;
 
-		/* A local nobody reads (an alias's unused argstr, say) is
-		 * not computed: its value could not show. */
-		if (e->kind == N_ASSIGN && e->u.binary.op == OP_ASSIGN &&
-		    e->u.binary.lhs->kind == N_SYMBOL &&
-		    e->u.binary.lhs->u.symbol.sym &&
-		    e->u.binary.lhs->u.symbol.sym->kind != SYM_GLOBAL &&
-		    b->ninl == 0 && b->ntry == 0 &&
-		    !bpf_is_read_local(b, e->u.binary.lhs->u.symbol.sym))
+		if (unread_store_may_go(b, e))
 			return;
 		bpf_line(b, "{");
 		b->indent++;

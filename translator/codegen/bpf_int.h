@@ -169,6 +169,15 @@ void bpf_try(struct bpf_cg *b, struct node *n);
 /* bpf_foreach.c */
 void bpf_foreach(struct bpf_cg *b, struct node *n);
 
+/* bpf_effect.c: what computing n could do beyond giving its value,
+ * for leaving out a store of it nobody reads */
+enum bpf_effect {
+	BPF_PURE,	/* nothing: the store may go */
+	BPF_FAILS,	/* raise a script error (a fault, '/' by zero) */
+	BPF_ACTS,	/* have an effect (a store, a print, exit()) */
+};
+enum bpf_effect bpf_effect_of(struct node *n);
+
 /* bpf_call.c: script functions written inline at each call */
 bool bpf_is_script_function(const struct function_sym *fn);
 struct bval bpf_call_script(struct bpf_cg *b, struct node *n);

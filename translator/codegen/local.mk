@@ -9,6 +9,7 @@
 
 translator_libtapc_a_SOURCES += \
 	translator/codegen/bpf_call.c \
+	translator/codegen/bpf_effect.c \
 	translator/codegen/bpf_emit.c \
 	translator/codegen/bpf_expr.c \
 	translator/codegen/bpf_foreach.c \

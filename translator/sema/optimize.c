@@ -187,26 +187,31 @@ is_read(const struct reads *r, const struct symbol *s)
 	return false;
 }
 
+/* Whether node n, apart from its operands, acts or can fail: a store,
+ * a call, C code, a read of memory or registers, or a division (by zero
+ * is a script error: observable). */
+bool
+opt_node_acts(const struct node *n)
+{
+	switch (n->kind) {
+	case N_ASSIGN: case N_CREMENT: case N_CALL: case N_EMBEDDED_EXPR:
+	case N_CONST: case N_DEREF: case N_REGISTER:
+		return true;
+	case N_BINARY:
+		return n->u.binary.op == OP_DIV || n->u.binary.op == OP_MOD;
+	default:
+		return false;
+	}
+}
+
 static bool
 has_effect_pre(struct node *n, void *ctx)
 {
 	bool *effect = ctx;
 
-	switch (n->kind) {
-	case N_ASSIGN: case N_CREMENT: case N_CALL: case N_EMBEDDED_EXPR:
-	case N_CONST: case N_DEREF: case N_REGISTER:
+	if (opt_node_acts(n))
 		*effect = true;
-		return false;
-	case N_BINARY:
-		/* a division by zero is a script error: observable */
-		if (n->u.binary.op == OP_DIV || n->u.binary.op == OP_MOD) {
-			*effect = true;
-			return false;
-		}
-		return !*effect;
-	default:
-		return !*effect;
-	}
+	return !*effect;
 }
 
 static bool
