@@ -22,8 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "loader/taprun.h"
-
-#define TAPRUN_TARGET_MAXARGS	64
+#include "runtime/user/command.h"
 
 bool
 taprun_sudo_id(const char *name, unsigned long *out)
@@ -100,36 +99,6 @@ taprun_target_drop_sudo(void)
 	}
 }
 
-static void
-taprun_target_exec(const char *cmd)
-{
-	char *copy, *argv[TAPRUN_TARGET_MAXARGS + 1], *save = NULL, *w;
-	int argc = 0;
-
-	if (!strpbrk(cmd, "|&;<>()$`\\\"'*?[#~=%{}\n")) {
-		copy = strdup(cmd);
-		for (w = strtok_r(copy, " \t", &save);
-		     w && argc < TAPRUN_TARGET_MAXARGS;
-		     w = strtok_r(NULL, " \t", &save))
-			argv[argc++] = w;
-		argv[argc] = NULL;
-		if (argc)
-			execvp(argv[0], argv);
-		/* Not a program: a shell builtin ("exit 3", "cd DIR") is
-		 * still a command; the shell says "not found" otherwise.
-		 * A path that is not there is no builtin. */
-		if (!argc || errno != ENOENT || strchr(argv[0], '/')) {
-			fprintf(stderr, "taprun: -c: cannot run %s: %s\n",
-				argc ? argv[0] : "(empty command)",
-				strerror(errno));
-			_exit(127);
-		}
-	}
-	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-	fprintf(stderr, "taprun: -c: cannot run /bin/sh: %s\n", strerror(errno));
-	_exit(127);
-}
-
 pid_t
 taprun_target_fork(const char *cmd, int *release_fd)
 {
@@ -158,7 +127,7 @@ taprun_target_fork(const char *cmd, int *release_fd)
 			_exit(127);
 		close(pipefd[0]);
 		taprun_target_drop_sudo();
-		taprun_target_exec(cmd);
+		tap_command_exec(cmd, "taprun: ");
 	}
 	close(pipefd[0]);
 	*release_fd = pipefd[1];

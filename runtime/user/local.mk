@@ -7,6 +7,7 @@ TAP_USER_FILES = \
 	runtime/user/runtime.c \
 	runtime/user/context.c \
 	runtime/user/main.c \
+	runtime/user/command.h \
 	runtime/user/timing.h \
 	runtime/user/timing.c
 

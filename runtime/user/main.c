@@ -31,6 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "command.h"
+
 struct tap_user_opts {
 	const char *merge;	/* -M FILE (TAP_MERGE) */
 	const char *output;
@@ -170,10 +172,7 @@ tap_fork_command(const char *cmd, const sigset_t *old, int *release)
 			_exit(0);	/* the script ended first */
 		close(fds[0]);
 		sigprocmask(SIG_SETMASK, old, NULL);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		fprintf(stderr, "ERROR: cannot run '%s': %s\n", cmd,
-			strerror(errno));
-		_exit(127);
+		tap_command_exec(cmd, "ERROR: ");
 	}
 	close(fds[0]);
 	if (pid < 0) {

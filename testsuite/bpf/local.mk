@@ -43,6 +43,8 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/exit.out \
 	testsuite/bpf/tests/hist.stp \
 	testsuite/bpf/tests/hist.out \
+	testsuite/bpf/tests/target-pid.stp \
+	testsuite/bpf/tests/target-pid.out \
 	testsuite/bpf/tests/maxerrors.stp \
 	testsuite/bpf/tests/maxerrors.out \
 	testsuite/bpf/tests/maxerrors.err \
