@@ -353,6 +353,46 @@ tap_stat_add(void *map, const void *key, int64_t v)
 	return 0;
 }
 
+/* a / b for b > 0, truncated toward zero as C's signed division (BPF
+ * before v4 has only unsigned division). */
+static __always_inline long long
+tap_sdiv(long long a, long long b)
+{
+	unsigned long long q = (a < 0 ? -(unsigned long long)a
+				      : (unsigned long long)a) /
+			       (unsigned long long)b;
+
+	return a < 0 ? -(long long)q : (long long)q;
+}
+
+/* s <<< v for a statistic @variance reads: runtime/core/stat.c's
+ * Welford update on v scaled by 2^shift, in its integer rounding (the
+ * arithmetic wraps, as tap_add/tap_mul do there). */
+static __always_inline int
+tap_stat_add_var(void *map, const void *key, int64_t v, int shift)
+{
+	static const struct tap_bpf_stat_var zero;
+	struct tap_bpf_stat_var *st = tap_stat_slot(map, key, &zero);
+	long long vs = (long long)((unsigned long long)v << shift), delta;
+
+	if (!st)
+		return TAP_BPF_EFULL;
+	tap_stat_update((struct tap_bpf_stat *)st, v);
+	if (st->count == 1) {
+		st->avg_s = vs;
+		st->m2 = 0;
+		return 0;
+	}
+	delta = (long long)((unsigned long long)vs - (unsigned long long)st->avg_s);
+	st->avg_s = (long long)((unsigned long long)st->avg_s +
+				(unsigned long long)tap_sdiv(delta, st->count));
+	st->m2 = (long long)((unsigned long long)st->m2 +
+			     (unsigned long long)delta *
+			     ((unsigned long long)vs - (unsigned long long)st->avg_s));
+	st->variance_s = tap_sdiv(st->m2, st->count - 1);
+	return 0;
+}
+
 /* runtime/core's tap_hist_log_bucket() without clz, which BPF lacks. */
 static __always_inline int
 tap_hist_log_bucket(int64_t v)

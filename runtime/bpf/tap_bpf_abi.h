@@ -64,6 +64,14 @@ struct tap_bpf_stat_log {
 	long long hist[TAP_BPF_HIST_LOG_BUCKETS];
 };
 
+/* ... with Welford's state for @variance, as runtime/core/stat.h keeps
+ * it per CPU (values scaled by 2^shift): user space merges the CPUs'
+ * states as runtime/core merges its slots. */
+struct tap_bpf_stat_var {
+	long long count, sum, min, max;
+	long long avg_s, m2, variance_s;
+};
+
 /* A string array's value. */
 struct tap_bpf_strval {
 	char s[TAP_BPF_STRLEN];

@@ -283,13 +283,74 @@ tap_bpf_session_read(void)
 	return ss;
 }
 
+/* CPU i's accumulator in a 'V' statistic's per-CPU value, as
+ * runtime/core's data (no buckets). */
+static void
+tap_bpf_var_part(const char *cpus, int i, struct tap_stat_data *part)
+{
+	const struct tap_bpf_stat_var *c =
+		(const void *)(cpus + (size_t)i * sizeof(*c));
+
+	memset(part, 0, sizeof(*part));
+	part->count = c->count;
+	part->sum = c->sum;
+	part->min = c->min;
+	part->max = c->max;
+	part->avg_s = c->avg_s;
+	part->variance_s = c->variance_s;
+}
+
+/* Every CPU's Welford state (struct tap_bpf_stat_var each) merged into
+ * sd as runtime/core merges its per-CPU slots, so that @variance is what
+ * the module backend gives: a scalar's around the overall mean, an array
+ * element's CPU after CPU (`pairwise`; stat.h says why they differ).  sd
+ * then holds the merged mean and variance, which runtime/core's merge of
+ * sd alone keeps as they are. */
+static void
+tap_bpf_merge_variance(struct tap_stat_data *sd,
+		       const struct tap_stat_desc *d, const char *cpus,
+		       bool pairwise)
+{
+	struct tap_stat_desc plain = *d;	/* no buckets in agg, part */
+	struct tap_stat_data agg, part;
+	struct tap_stat_pair acc;
+	int i;
+
+	plain.hist = TAP_HIST_NONE;
+	plain.buckets = 0;
+	d = &plain;
+	if (pairwise) {
+		memset(&acc, 0, sizeof(acc));
+		for (i = 0; i < tap_bpf_ncpus; i++) {
+			tap_bpf_var_part(cpus, i, &part);
+			__tap_stat_pair_step(d, &acc, &part);
+		}
+		__tap_stat_pair_finish(d, &acc, sd);
+		return;
+	}
+	memset(&agg, 0, sizeof(agg));
+	for (i = 0; i < tap_bpf_ncpus; i++) {
+		tap_bpf_var_part(cpus, i, &part);
+		__tap_stat_merge_sums(d, &agg, &part);
+	}
+	__tap_stat_merge_mean(d, &agg);
+	for (i = 0; i < tap_bpf_ncpus; i++) {
+		tap_bpf_var_part(cpus, i, &part);
+		__tap_stat_merge_spread(&agg, &part);
+	}
+	__tap_stat_merge_end(d, &agg);
+	sd->avg_s = agg.avg_s;
+	sd->variance_s = agg.variance_s;
+	sd->m2 = agg.m2;
+}
+
 /* Every CPU's accumulator (size bytes each: struct tap_bpf_stat, or
  * one followed by buckets -- @hist_log's 128, or @hist_linear's as the
- * global's descriptor counts them) added into sd; buckets only when the
- * descriptor has them. */
+ * global's descriptor counts them -- or struct tap_bpf_stat_var) added
+ * into sd; buckets only when the descriptor has them. */
 static void
 tap_bpf_merge_stat(struct tap_stat_data *sd, const struct tap_stat_desc *d,
-		   const char *cpus, size_t size)
+		   const char *cpus, size_t size, bool pairwise)
 {
 	int i, k;
 
@@ -310,6 +371,8 @@ tap_bpf_merge_stat(struct tap_stat_data *sd, const struct tap_stat_desc *d,
 			     (size_t)k < (size - sizeof(struct tap_bpf_stat)) / 8; k++)
 				sd->hist[k] += c->hist[k];
 	}
+	if (d->variance && size == sizeof(struct tap_bpf_stat_var))
+		tap_bpf_merge_variance(sd, d, cpus, pairwise);
 }
 
 static void
@@ -335,7 +398,8 @@ tap_bpf_decode_keys(const struct tap_bpf_map_desc *d, const char *key,
 
 /* The bytes of one CPU's accumulator in a statistic's map: 'T' plain,
  * 'H' with @hist_log's buckets, 'N' with @hist_linear's (bpf_emit.c
- * sizes them as the global's descriptor does). */
+ * sizes them as the global's descriptor does), 'V' with @variance's
+ * state. */
 static size_t
 tap_bpf_stat_size(const struct tap_bpf_map_desc *d)
 {
@@ -343,6 +407,8 @@ tap_bpf_stat_size(const struct tap_bpf_map_desc *d)
 
 	if (d->value_kind == 'H')
 		return sizeof(struct tap_bpf_stat_log);
+	if (d->value_kind == 'V')
+		return sizeof(struct tap_bpf_stat_var);
 	if (d->value_kind != 'N')
 		return sizeof(struct tap_bpf_stat);
 	sd = !d->key_kinds[0] ? &((struct tap_stat *)d->global)->desc
@@ -357,7 +423,7 @@ tap_bpf_pull_map(const struct tap_bpf_map_desc *d)
 	int fd = tap_bpf_map_fd(d->map);
 	size_t one = tap_bpf_stat_size(d);
 	bool stat = d->value_kind == 'T' || d->value_kind == 'H' ||
-		    d->value_kind == 'N';
+		    d->value_kind == 'N' || d->value_kind == 'V';
 	size_t vsize = stat ? one * (size_t)tap_bpf_ncpus
 		: d->value_kind == 'S' ? TAP_BPF_STRLEN : 8;
 	char *key = calloc(1, d->key_size + 1), *next = calloc(1, d->key_size + 1);
@@ -374,7 +440,7 @@ tap_bpf_pull_map(const struct tap_bpf_map_desc *d)
 
 		tap_stat_clear(st);
 		if (bpf_map_lookup_elem(fd, &zero, val) == 0)
-			tap_bpf_merge_stat(sd, &st->desc, val, one);
+			tap_bpf_merge_stat(sd, &st->desc, val, one, false);
 		goto out;
 	}
 	if (stat)
@@ -401,7 +467,7 @@ tap_bpf_pull_map(const struct tap_bpf_map_desc *d)
 
 			if (tap_map_find_or_insert(&p->cpu[0], keys, &e) == 0)
 				tap_bpf_merge_stat(tap_map_value_stat(&p->cpu[0], e),
-						   &p->cpu[0].stat_desc, val, one);
+						   &p->cpu[0].stat_desc, val, one, true);
 		}
 	}
 out:

@@ -45,6 +45,8 @@ TAP_BPF_TIER_FILES = \
 	testsuite/bpf/tests/hist.out \
 	testsuite/bpf/tests/target-pid.stp \
 	testsuite/bpf/tests/target-pid.out \
+	testsuite/bpf/tests/variance.stp \
+	testsuite/bpf/tests/variance.out \
 	testsuite/bpf/tests/maxerrors.stp \
 	testsuite/bpf/tests/maxerrors.out \
 	testsuite/bpf/tests/maxerrors.err \

@@ -423,6 +423,9 @@ emit_globals(struct bpf_cg *b, FILE *out)
 		}
 		if (sym->type == TY_STATS && bpf_hist_linear(b, sym))
 			emit_linear_stat(b, sym, i, out);
+		else if (sym->type == TY_STATS && bpf_variance_shift(b, sym) >= 0)
+			fprintf(out, "static __always_inline int\ntap_stat_add_m%d(void *map, const void *key, int64_t v)\n{\n\treturn tap_stat_add_var(map, key, v, %d);\n}\n\n",
+				i, bpf_variance_shift(b, sym));
 		fprintf(out, "struct {\n\t__uint(type, BPF_MAP_TYPE_%s);\n\t__uint(max_entries, %ld);\n\t__type(key, %s);\n\t__type(value, %s);\n} %s SEC(\".maps\");\t/* %s */\n\n",
 			sym->nkeys == 0 ? "PERCPU_ARRAY" :
 			sym->type == TY_STATS ? "PERCPU_HASH" : "HASH",
@@ -444,12 +447,10 @@ struct hist_scan {
 static void refuse_stat_read(struct bpf_cg *b, struct node *n,
 			     const char *what);
 
-/* The global index of a histogram's statistic, or -1. */
+/* The global index of the statistic x (s, or s[...]) names, or -1. */
 static int
-hist_operand_index(struct bpf_cg *b, struct node *n)
+stat_operand_index(struct bpf_cg *b, struct node *x)
 {
-	struct node *x = n->u.hist.operand;
-
 	if (x->kind == N_INDEX)
 		x = x->u.index.base;
 	if (x->kind != N_SYMBOL || !x->u.symbol.sym)
@@ -503,22 +504,45 @@ note_linear(struct bpf_cg *b, struct node *n, struct bpf_hist_linear *h)
 	h->buckets = (int)span + 3;
 }
 
+/* @variance(s[, shift]): s keeps Welford's state in BPF with that shift
+ * (stored + 1); -1 when the shift is not a number from 0 to 62, or two
+ * reads give two shifts (refused at the use). */
+static void
+note_variance(struct bpf_cg *b, struct node *n, int i)
+{
+	int64_t shift = 0;
+
+	if ((n->u.stat.shift && !literal(n->u.stat.shift, &shift)) ||
+	    shift < 0 || shift > 62 ||
+	    (b->variance_shift[i] && b->variance_shift[i] != shift + 1)) {
+		b->variance_shift[i] = -1;
+		return;
+	}
+	b->variance_shift[i] = (int)shift + 1;
+}
+
 static bool
 scan_hist(struct node *n, void *ctx)
 {
 	struct hist_scan *h = ctx;
 	struct node *x;
+	int i;
 
 	if (h->linear_hit) {	/* the second walk: refuse what BPF lacks */
 		if (n->kind == N_HIST && n->u.hist.kind != HIST_LOG &&
-		    hist_operand_index(h->b, n) >= 0 &&
-		    (h->b->hist_lin[hist_operand_index(h->b, n)].buckets < 0 ||
-		     h->b->hist_log[hist_operand_index(h->b, n)]))
+		    (i = stat_operand_index(h->b, n->u.hist.operand)) >= 0 &&
+		    (h->b->hist_lin[i].buckets < 0 || h->b->hist_log[i]))
 			refuse_stat_read(h->b, n, "@hist_linear of statistics a BPF program collects, unless its bounds are numbers giving at most 128 buckets and the statistic has no other histogram");
-		if (n->kind == N_STAT_OP && n->u.stat.op == OP_VARIANCE)
-			refuse_stat_read(h->b, n, "@variance of statistics a BPF program collects");
+		if (n->kind == N_STAT_OP && n->u.stat.op == OP_VARIANCE &&
+		    (i = stat_operand_index(h->b, n->u.stat.operand)) >= 0 &&
+		    (h->b->variance_shift[i] <= 0 || h->b->hist_log[i] ||
+		     h->b->hist_lin[i].buckets))
+			refuse_stat_read(h->b, n, "@variance of statistics a BPF program collects, unless its shift is a number from 0 to 62 and the statistic has no histogram");
 		return true;
 	}
+	if (n->kind == N_STAT_OP && n->u.stat.op == OP_VARIANCE &&
+	    (i = stat_operand_index(h->b, n->u.stat.operand)) >= 0)
+		note_variance(h->b, n, i);
 	if (n->kind != N_HIST)
 		return true;
 	x = n->u.hist.operand;
@@ -526,7 +550,7 @@ scan_hist(struct node *n, void *ctx)
 		x = x->u.index.base;
 	if (x->kind != N_SYMBOL || !x->u.symbol.sym)
 		return true;
-	for (int i = 0; i < h->b->prog->nglobals; i++)
+	for (i = 0; i < h->b->prog->nglobals; i++)
 		if (h->b->prog->globals[i] == x->u.symbol.sym) {
 			if (n->u.hist.kind == HIST_LOG)
 				h->b->hist_log[i] = true;
@@ -537,9 +561,9 @@ scan_hist(struct node *n, void *ctx)
 }
 
 
-/* First walk (check false): which statistics @hist_log prints; second
- * (check true, once kernel_global is known): refuse reads BPF cannot
- * answer. */
+/* First walk (check false): which statistics @hist_log prints and
+ * @variance reads; second (check true, once kernel_global is known):
+ * refuse reads BPF cannot answer. */
 static void
 scan_stat_reads(struct bpf_cg *b, bool check)
 {
@@ -549,8 +573,10 @@ scan_stat_reads(struct bpf_cg *b, bool check)
 	if (!check) {
 		b->hist_log = arena_alloc(b->a, sizeof(bool) * (size_t)(p->nglobals + 1));
 		b->hist_lin = arena_alloc(b->a, sizeof(*b->hist_lin) * (size_t)(p->nglobals + 1));
+		b->variance_shift = arena_alloc(b->a, sizeof(int) * (size_t)(p->nglobals + 1));
 		memset(b->hist_log, 0, sizeof(bool) * (size_t)(p->nglobals + 1));
 		memset(b->hist_lin, 0, sizeof(*b->hist_lin) * (size_t)(p->nglobals + 1));
+		memset(b->variance_shift, 0, sizeof(int) * (size_t)(p->nglobals + 1));
 	}
 	for (int i = 0; i < p->nprobes; i++)
 		ast_walk(p->probes[i]->body, scan_hist, NULL, &h);

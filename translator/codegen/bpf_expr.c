@@ -175,6 +175,15 @@ bpf_uses_hist_log(struct bpf_cg *b, struct symbol *sym)
 	return i >= 0 && b->hist_log && b->hist_log[i];
 }
 
+/* The @variance shift of a statistic @variance reads, or -1. */
+int
+bpf_variance_shift(struct bpf_cg *b, struct symbol *sym)
+{
+	int i = global_index(b, sym);
+
+	return i >= 0 && b->variance_shift ? b->variance_shift[i] - 1 : -1;
+}
+
 const struct bpf_hist_linear *
 bpf_hist_linear(struct bpf_cg *b, struct symbol *sym)
 {
@@ -188,7 +197,7 @@ bpf_hist_linear(struct bpf_cg *b, struct symbol *sym)
 const char *
 bpf_stat_adder(struct bpf_cg *b, struct symbol *sym)
 {
-	if (bpf_hist_linear(b, sym))
+	if (bpf_hist_linear(b, sym) || bpf_variance_shift(b, sym) >= 0)
 		return bpf_fmt(b, "tap_stat_add_m%d", global_index(b, sym));
 	return bpf_uses_hist_log(b, sym) ? "tap_stat_add_log" : "tap_stat_add";
 }
@@ -198,6 +207,8 @@ bpf_value_type(struct bpf_cg *b, struct symbol *sym)
 {
 	if (sym->type == TY_STATS && bpf_hist_linear(b, sym))
 		return bpf_fmt(b, "struct tap_bpf_stat_lin_m%d", global_index(b, sym));
+	if (sym->type == TY_STATS && bpf_variance_shift(b, sym) >= 0)
+		return "struct tap_bpf_stat_var";
 	if (sym->type == TY_STATS)
 		return bpf_uses_hist_log(b, sym) ? "struct tap_bpf_stat_log"
 						 : "struct tap_bpf_stat";

@@ -105,6 +105,9 @@ struct bpf_cg {
 		int64_t lo, hi, step;
 		int buckets;
 	} *hist_lin;
+	/* Statistics @variance reads, without a histogram: its shift + 1
+	 * (0: none; same index). */
+	int *variance_shift;
 	/* Locals some expression of the probe reads. */
 	struct symbol **read_locals;
 	int nread;
@@ -146,6 +149,7 @@ const char *bpf_global_map(struct bpf_cg *b, struct symbol *sym);
 const char *bpf_key_type(struct bpf_cg *b, struct symbol *sym);
 const char *bpf_value_type(struct bpf_cg *b, struct symbol *sym);
 bool bpf_uses_hist_log(struct bpf_cg *b, struct symbol *sym);
+int bpf_variance_shift(struct bpf_cg *b, struct symbol *sym);
 const struct bpf_hist_linear *bpf_hist_linear(struct bpf_cg *b,
 					      struct symbol *sym);
 const char *bpf_stat_adder(struct bpf_cg *b, struct symbol *sym);

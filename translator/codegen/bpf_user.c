@@ -128,7 +128,8 @@ emit_globals(struct bpf_cg *b, FILE *out)
 		fprintf(out, "\t{ \"m%d\", \"%s\", %s, '%c', &%s },\n", i, kinds,
 			sym->nkeys == 0 ? "4" : bpf_fmt(b, "%d * TAP_BPF_STRLEN + %d * 8", nstr, nlong),
 			sym->type == TY_STATS ? (bpf_hist_linear(b, sym) ? 'N' :
-						 bpf_uses_hist_log(b, sym) ? 'H' : 'T') :
+						 bpf_uses_hist_log(b, sym) ? 'H' :
+						 bpf_variance_shift(b, sym) >= 0 ? 'V' : 'T') :
 			sym->type == TY_STRING ? 'S' : 'L',
 			sym->c_name);
 		nmaps++;
