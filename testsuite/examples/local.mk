@@ -1,10 +1,12 @@
 ## testsuite/examples/local.mk -- the example tier (included by the top
 ## Makefile.am): SystemTap's example collection from the shared corpus, each
 ## script run by its .meta's test_check line with tapc for stap, at -p2 and
-## then at -p4 (module builds for the kernel testsuite/vm/find-kernel picks)
+## then at -p4 (module builds for the kernel testsuite/vm/find-kernel picks:
+## each translated, then all built in ONE kbuild run, testsuite/vm/kbuild-batch)
 ## by testsuite/examples/run, judged against testsuite/examples/expected;
 ## then the examples of testsuite/examples/vm.list run in ONE VM boot with
-## a workload (testsuite/examples/vm-run; ~2.5 min with the modules built).
+## a workload (testsuite/examples/vm-run, with the -p4 run's modules;
+## ~2.5 min).
 ## `make check` runs it through a small generated wrapper that names the tapc
 ## of this build tree; `make check-examples` runs it alone, and
 ## `make check-examples-update` rewrites the expectations from a run.
