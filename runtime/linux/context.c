@@ -96,27 +96,19 @@ tap_report_error(struct tap_context *c)
  * handlers stops the script: the machine is being slowed down too much.
  * The time is sampled (one handler in TAP_OVERLOAD_SAMPLE is timed and
  * counted that many times), so that the common handler reads no clock.
- * A sampled handler stands for its neighbours only up to
- * TAP_OVERLOAD_SAMPLE_CAP_NS: time past that is counted once.  A handler
- * that long is an outlier -- an NMI or interrupt storm inside it, or a
- * virtual CPU the hypervisor descheduled (40 ms on a loaded host) -- and
- * multiplied by the sampling rate one such stall alone looked like an
- * overload.  Real overload, many handlers each well under the cap, is
- * measured as before.  Define TAP_NO_OVERLOAD to turn this off.
+ * Define TAP_NO_OVERLOAD to turn this off.
  */
 void
 tap_check_overload(struct tap_context *c)
 {
 #ifndef TAP_NO_OVERLOAD
 	static const char msg[] = "probe overhead exceeded threshold (overload)";
-	u64 now, spent, typical;
+	u64 now;
 
 	if (!c->entered_ns)	/* not a sampled handler */
 		return;
 	now = local_clock();
-	spent = now - c->entered_ns;
-	typical = min_t(u64, spent, TAP_OVERLOAD_SAMPLE_CAP_NS);
-	c->window_busy_ns += typical * TAP_OVERLOAD_SAMPLE + (spent - typical);
+	c->window_busy_ns += (now - c->entered_ns) * TAP_OVERLOAD_SAMPLE;
 	if (now - c->window_start_ns < TAP_OVERLOAD_INTERVAL_NS)
 		return;
 	if (c->window_busy_ns > TAP_OVERLOAD_THRESHOLD_NS &&

@@ -39,9 +39,6 @@
 #ifndef TAP_OVERLOAD_THRESHOLD_NS
 #define TAP_OVERLOAD_THRESHOLD_NS	500000000ULL	/* in handlers, per window */
 #endif
-#ifndef TAP_OVERLOAD_SAMPLE_CAP_NS	/* a sampled handler's time past this */
-#define TAP_OVERLOAD_SAMPLE_CAP_NS	1000000ULL	/* counts once, not 16 times */
-#endif
 #define TAP_ERRBUF_SIZE		256
 
 struct tap_probe;
