@@ -70,6 +70,7 @@ struct tap_context {
 	unsigned long handlers;		/* overload: handlers so far */
 	u64 window_start_ns;		/* overload: this CPU's window */
 	u64 window_busy_ns;		/* overload: time in handlers in it */
+	u64 window_max_ns;		/* overload: its longest timed handler */
 	struct tap_outbuf out;		/* output, committed at handler end */
 	/* Generated locals follow: tap_module.locals_size bytes. */
 	unsigned long locals[] __aligned(16);
