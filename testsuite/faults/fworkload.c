@@ -11,6 +11,9 @@
  *                                 argv[0], so that the name stays)
  *   fworkload threads-exit T MS   the same, then exit_group() after MS ms
  *                                 with every thread still in its loop
+ *   fworkload rename-read SECS    read a file for SECS seconds while a
+ *                                 child renames a directory above it
+ *                                 back and forth (RENAME_DIR/{a,c}/b/f)
  *   fworkload asuser CMD...       run CMD as uid/gid 65534 (nobody)
  *
  * Raw syscall() calls, so that the C library adds or changes nothing; the
@@ -25,9 +28,13 @@
 #include <time.h>
 #include <unistd.h>
 #include <grp.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 #define MISSING "/nonexistent-tapc-fault"
+#define RENAME_DIR "/tmp/tf-rename"
 
 static long
 now_ms(void)
@@ -65,6 +72,43 @@ open_loop(void *unused)
 	for (;;)
 		syscall(SYS_openat, AT_FDCWD, MISSING, O_RDONLY);
 	return NULL;
+}
+
+/* A path walked while it changes: every read of the open file has its
+ * path taken by the probe while the child's renames bump rename_lock's
+ * sequence, so the walk must retry (where the kernel's d_path() takes
+ * rename_lock, a sleeping lock on PREEMPT_RT).  Raw renames, no mv: a
+ * fork and exec per rename made the race too rare to hit. */
+static int
+rename_read(long secs)
+{
+	long end = now_ms() + secs * 1000, reads = 0;
+	char byte;
+	pid_t child;
+	int fd;
+
+	mkdir(RENAME_DIR, 0755);
+	mkdir(RENAME_DIR "/a", 0755);
+	mkdir(RENAME_DIR "/a/b", 0755);
+	fd = open(RENAME_DIR "/a/b/f", O_CREAT | O_RDWR, 0644);
+	if (fd < 0 || write(fd, "x", 1) != 1) {
+		perror("fworkload: rename-read");
+		return 2;
+	}
+	child = fork();
+	if (child == 0)
+		for (;;) {
+			rename(RENAME_DIR "/a", RENAME_DIR "/c");
+			rename(RENAME_DIR "/c", RENAME_DIR "/a");
+		}
+	do {
+		for (int i = 0; i < 256; i++, reads++)
+			(void)pread(fd, &byte, 1, 0);
+	} while (now_ms() < end);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	printf("reads %ld\n", reads);
+	return 0;
 }
 
 /* Threads in their syscall loop, then the whole process goes at once:
@@ -114,12 +158,14 @@ main(int argc, char **argv)
 			syscall(SYS_getppid);
 	} else if (argc >= 3 && strcmp(argv[1], "getppid-for") == 0) {
 		getppid_for(n);
+	} else if (argc >= 3 && strcmp(argv[1], "rename-read") == 0) {
+		return rename_read(n);
 	} else if (argc >= 4 && strcmp(argv[1], "threads-exec") == 0) {
 		return threads_then(argv[0], n, atol(argv[3]), 1);
 	} else if (argc >= 4 && strcmp(argv[1], "threads-exit") == 0) {
 		return threads_then(argv[0], n, atol(argv[3]), 0);
 	} else {
-		fprintf(stderr, "usage: fworkload getppid|getppid-for|threads-exec|threads-exit N [MS] | asuser CMD...\n");
+		fprintf(stderr, "usage: fworkload getppid|getppid-for|rename-read|threads-exec|threads-exit N [MS] | asuser CMD...\n");
 		return 2;
 	}
 	return 0;

@@ -19,6 +19,7 @@ TAP_FAULTS_FILES = \
 	testsuite/faults/tfstatics/Kbuild \
 	testsuite/faults/tfstatics/tfstatics.c \
 	testsuite/faults/scenarios/bigprint.stp \
+	testsuite/faults/scenarios/dpath.stp \
 	testsuite/faults/scenarios/enddump.stp \
 	testsuite/faults/scenarios/errors.stp \
 	testsuite/faults/scenarios/flood.stp \
