@@ -34,6 +34,8 @@ EXTRA_DIST += testsuite/unit/check-remote-cli.sh
 # (translator/build/kbuild.c): checked with real kbuilds, ~10 CPU-s.
 TESTS += testsuite/unit/check-runtime-cache.sh
 EXTRA_DIST += testsuite/unit/check-runtime-cache.sh
+TESTS += testsuite/unit/check-kbuild-replay.sh
+EXTRA_DIST += testsuite/unit/check-kbuild-replay.sh
 
 # the user target's -p4 result is the cache's copy, no scratch left in
 # TMPDIR (translator/build/build_user.c)

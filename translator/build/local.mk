@@ -13,6 +13,8 @@ translator_libtapc_a_SOURCES += \
 	translator/build/build_user.h \
 	translator/build/kbuild.c \
 	translator/build/kbuild.h \
+	translator/build/kbuild_replay.c \
+	translator/build/kbuild_replay.h \
 	translator/build/run_kernel.c \
 	translator/build/run_kernel.h \
 	translator/build/run_user.c
