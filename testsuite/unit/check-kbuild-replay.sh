@@ -16,6 +16,7 @@
 set -u
 
 tapc=${TAPC:-./tapc}
+case $tapc in /*) ;; *) tapc=$(pwd)/$tapc ;; esac
 top=${srcdir:-.}
 [ -x "$tapc" ] || { echo "check-kbuild-replay: $tapc is not built; skipped" >&2; exit 77; }
 "$top/testsuite/skip-or-fail" "kbuild replay check" kernel || exit
@@ -68,7 +69,11 @@ bare "$tmp/replayed-copy.ko" "$tmp/a.ko" && bare "$(cat "$tmp/kbuilt.ko")" "$tmp
 	cmp -s "$tmp/a.ko" "$tmp/b.ko" ||
 	fail "the replayed module differs from kbuild's (beyond debug sections and build id)"
 
+# -m leaves NAME.ko in the current directory: ours, not the build tree
+here=$(pwd)
+cd "$tmp" || exit 1
 build named 'probe timer.s(1) { printf("%d\n", pid()) }' -m replay_named || exit 1
+cd "$here" || exit 1
 said named "built by kbuild's commands"
 case $(cat "$tmp/named.ko") in
 */replay_named.ko) ;;
