@@ -6,7 +6,7 @@
 
 BENCH_VM_FLAGS = -D MAXSKIPPED=1000000
 
-EXTRA_DIST += bench/vm-bench bench/stat_bench.c bench/README.md \
+EXTRA_DIST += bench/vm-bench bench/stat_bench.c bench/now_ns.c bench/README.md \
 	bench/floor/Kbuild bench/floor/bench_floor.c
 
 bench-vm: tapc$(EXEEXT) loader/taprun-static$(EXEEXT)
@@ -19,7 +19,13 @@ bench-vm-icount: tapc$(EXEEXT) loader/taprun-static$(EXEEXT)
 	$(srcdir)/bench/vm-bench -I $$(command -v stap > /dev/null && echo -S) \
 		-b $(abs_top_builddir) $(BENCH_VM_FLAGS)
 
-.PHONY: bench-vm bench-vm-icount
+## `make bench-vm-load`: load to first probe hit (vm-bench -L), 10 runs in
+## one boot (2 vCPUs, wall clock), beside SystemTap's when stap is there.
+bench-vm-load: tapc$(EXEEXT) loader/taprun-static$(EXEEXT)
+	$(srcdir)/bench/vm-bench -L $$(command -v stap > /dev/null && echo -S) \
+		-b $(abs_top_builddir)
+
+.PHONY: bench-vm bench-vm-icount bench-vm-load
 
 ## `make bench-ubt`: what ubacktrace()/print_ubacktrace() cost per event by
 ## call frame information and by frame pointers (bench/vm-ubt), one boot.

@@ -5,8 +5,11 @@
  *
  * Takes: a 64-bit little-endian ELF relocatable (.ko).  Produces: copies of
  * the requested values, and whether a module parameter exists (its
- * "parmtype=NAME:" string).  Must not: trust offsets in the file without
- * bounds checks; a malformed file is an error, not a crash.
+ * "parmtype=NAME:" string).  The last file's .modinfo is kept while the
+ * file is unchanged, so a module is read once however often it is asked
+ * about.  Must not: trust offsets in the file without bounds checks; a
+ * malformed file is an error, not a crash; call back into this file from
+ * a taprun_modinfo_each() callback (the kept bytes could be replaced).
  */
 #include <elf.h>
 #include <errno.h>
@@ -87,24 +90,88 @@ taprun_find_modinfo(const char *data, size_t size, size_t *len)
  * until fn returns nonzero.  Returns fn's last result, -ENOENT if nothing
  * matched, or -errno.
  */
+/*
+ * The .modinfo of the module file last asked about, kept while the file
+ * is the same (device, inode, size, change time): taprun asks about one
+ * module a dozen times before loading it (name, vermagic, privilege,
+ * parameters, symbols), and reading a whole .ko each time cost ~50 ms of
+ * the load under TCG.
+ */
+static struct {
+	char *path;
+	struct stat st;
+	char *info;
+	size_t len;
+} taprun_modinfo_cached;
+
+static bool
+taprun_same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	       a->st_size == b->st_size &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec &&
+	       a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/* PATH's .modinfo bytes (valid until the next call), or -errno. */
+static int
+taprun_modinfo_load(const char *path, const char **info, size_t *len)
+{
+	char *data = NULL, *copy;
+	const char *found;
+	size_t dsize = 0, flen = 0;
+	struct stat st;
+	int ret;
+
+	if (stat(path, &st) != 0)
+		return -errno;
+	if (taprun_modinfo_cached.path &&
+	    strcmp(taprun_modinfo_cached.path, path) == 0 &&
+	    taprun_same_file(&taprun_modinfo_cached.st, &st)) {
+		*info = taprun_modinfo_cached.info;
+		*len = taprun_modinfo_cached.len;
+		return 0;
+	}
+	ret = taprun_read_file(path, &data, &dsize);
+	if (ret)
+		return ret;
+	found = taprun_find_modinfo(data, dsize, &flen);
+	if (!found) {
+		free(data);
+		return -ENOEXEC;
+	}
+	copy = malloc(flen + 1);
+	if (!copy) {
+		free(data);
+		return -ENOMEM;
+	}
+	memcpy(copy, found, flen);
+	copy[flen] = 0;
+	free(data);
+	free(taprun_modinfo_cached.path);
+	free(taprun_modinfo_cached.info);
+	taprun_modinfo_cached.path = strdup(path);
+	taprun_modinfo_cached.st = st;
+	taprun_modinfo_cached.info = copy;
+	taprun_modinfo_cached.len = flen;
+	*info = copy;
+	*len = flen;
+	return 0;
+}
+
 int
 taprun_modinfo_each(const char *path, const char *prefix,
 		    int (*fn)(const char *value, void *ctx), void *ctx)
 {
 	const char *info, *p, *end;
-	char *data = NULL, value[512];
-	size_t len = 0, plen = strlen(prefix), dsize = 0;
+	char value[512];
+	size_t len = 0, plen = strlen(prefix);
 	int ret;
 
-	ret = taprun_read_file(path, &data, &dsize);
+	ret = taprun_modinfo_load(path, &info, &len);
 	if (ret)
 		return ret;
 	ret = -ENOENT;
-	info = taprun_find_modinfo(data, dsize, &len);
-	if (!info) {
-		ret = -ENOEXEC;
-		goto out;
-	}
 	for (p = info, end = info + len; p < end; p += strnlen(p, end - p) + 1) {
 		if ((size_t)(end - p) <= plen || strncmp(p, prefix, plen) != 0)
 			continue;
@@ -114,8 +181,6 @@ taprun_modinfo_each(const char *path, const char *prefix,
 		if (ret)
 			break;
 	}
-out:
-	free(data);
 	return ret;
 }
 
