@@ -699,6 +699,8 @@ pass_elaborate(struct session *s)
 		return false;
 	if (!s->opts.unoptimized)
 		optimize_dead_code(e);
+	if (!resolve_check_stray_entries(e))
+		return false;
 	if (!types_infer(e) || !checks_run(e))
 		return false;
 	if (!s->opts.unoptimized) {

@@ -204,23 +204,87 @@ opt_node_acts(const struct node *n)
 	}
 }
 
+/*
+ * Calls, once resolution has bound them (before, every call acts): an
+ * embedded-C function acts unless its code says "/" "* pure *" "/" and
+ * can raise no script error or warning (STAP_ERROR, or through the
+ * probe's CONTEXT: a read of memory, tap_warn) -- SystemTap would elide
+ * those too, tapc keeps their errors as it keeps a division's; a
+ * script function acts if its body does anything but compute and return
+ * a value (a store, even to its own locals, a loop, delete, next, or a
+ * call that acts).  The print family and the builtins always act.  As
+ * SystemTap judges them: `get_cycles();` alone is elided.
+ */
+#define OPT_MAX_CALL_DEPTH 8
+
+struct effect_scan {
+	bool effect;
+	const struct function_sym *seen[OPT_MAX_CALL_DEPTH];
+	int depth;
+};
+
+static bool has_effect_pre(struct node *n, void *ctx);
+
+static bool
+script_function_acts(struct effect_scan *sc, const struct function_sym *fn)
+{
+	for (int i = 0; i < sc->depth; i++)
+		if (sc->seen[i] == fn)
+			return true;	/* recursion: bounded at run time */
+	if (sc->depth == OPT_MAX_CALL_DEPTH)
+		return true;
+	sc->seen[sc->depth++] = fn;
+	ast_walk(fn->decl->u.function.body, has_effect_pre, NULL, sc);
+	sc->depth--;
+	return sc->effect;
+}
+
+static bool
+call_acts(struct effect_scan *sc, const struct node *n)
+{
+	const struct function_sym *fn = n->u.call.fn;
+	const struct node *decl = fn ? fn->decl : NULL;
+
+	if (!fn || n->u.call.builtin || !decl)
+		return true;
+	if (decl->u.function.embedded)	/* an error is observable */
+		return !decl->u.function.pure ||
+		       strstr(decl->u.function.embedded, "STAP_ERROR") ||
+		       strstr(decl->u.function.embedded, "CONTEXT");
+	if (!decl->u.function.body)
+		return true;
+	return script_function_acts(sc, fn);
+}
+
 static bool
 has_effect_pre(struct node *n, void *ctx)
 {
-	bool *effect = ctx;
+	struct effect_scan *sc = ctx;
 
-	if (opt_node_acts(n))
-		*effect = true;
-	return !*effect;
+	switch (n->kind) {
+	case N_CALL:
+		if (call_acts(sc, n))
+			sc->effect = true;
+		break;
+	case N_DELETE: case N_NEXT: case N_WHILE: case N_FOR:
+	case N_FOREACH: case N_TRY:
+		sc->effect = true;	/* statements, in a function's body */
+		break;
+	default:
+		if (opt_node_acts(n))
+			sc->effect = true;
+		break;
+	}
+	return !sc->effect;
 }
 
 static bool
 has_side_effects(struct node *n)
 {
-	bool effect = false;
+	struct effect_scan sc = { .effect = false };
 
-	ast_walk(n, has_effect_pre, NULL, &effect);
-	return effect;
+	ast_walk(n, has_effect_pre, NULL, &sc);
+	return sc.effect;
 }
 
 /* A store (= or <<<) to a local nobody reads, of a value without side
