@@ -51,6 +51,9 @@ struct elab {
 	 * survives the elision of statements without effect */
 	struct node **stray_entries;
 	int nstray_entries, cap_stray_entries;
+	/* --check-version: the aliases already warned about */
+	struct node **version_warned;
+	int nversion_warned, cap_version_warned;
 };
 
 /* Providers: add a derived probe for concrete `point` with `pdata`. The
