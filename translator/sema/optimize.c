@@ -136,12 +136,65 @@ drop_unused_globals(struct elab *e)
 	p->nglobals = kept;
 }
 
+/* ---- functions no call reaches any more ---- */
+
+struct calls_seen {
+	struct arena *a;
+	const struct function_sym **v;
+	int n, cap;
+};
+
+static bool
+seen_call(const struct calls_seen *cs, const struct function_sym *fn)
+{
+	for (int i = 0; i < cs->n; i++)
+		if (cs->v[i] == fn)
+			return true;
+	return false;
+}
+
+static bool
+collect_calls_pre(struct node *n, void *ctx)
+{
+	struct calls_seen *cs = ctx;
+	const struct function_sym *fn;
+
+	if (n->kind != N_CALL || !(fn = n->u.call.fn) || seen_call(cs, fn))
+		return true;
+	cs->v = arena_grow(cs->a, cs->v, sizeof(*cs->v), &cs->cap, cs->n + 1);
+	cs->v[cs->n++] = fn;
+	if (fn->decl)
+		ast_walk(fn->decl->u.function.body, collect_calls_pre, NULL, cs);
+	return true;
+}
+
+/* A function whose every call was elided as without effect
+ * (`twice(1) + 1;`) is dropped too, as SystemTap drops it: pass 3 would
+ * write a static C function nothing calls. */
+static void
+drop_uncalled_functions(struct elab *e)
+{
+	struct program *p = e->prog;
+	struct calls_seen cs = { .a = e->s->arena };
+	int kept = 0;
+
+	for (int i = 0; i < p->nprobes; i++) {
+		ast_walk(p->probes[i]->cond, collect_calls_pre, NULL, &cs);
+		ast_walk(p->probes[i]->body, collect_calls_pre, NULL, &cs);
+	}
+	for (int i = 0; i < p->nfunctions; i++)
+		if (seen_call(&cs, p->functions[i]))
+			p->functions[kept++] = p->functions[i];
+	p->nfunctions = kept;
+}
+
 void
 optimize_program(struct elab *e)
 {
 	struct program *p = e->prog;
 
 	drop_unused_globals(e);
+	drop_uncalled_functions(e);
 	for (int i = 0; i < p->nprobes; i++)
 		ast_walk(p->probes[i]->body, NULL, fold_post, e);
 	for (int i = 0; i < p->nfunctions; i++)
