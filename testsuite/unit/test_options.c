@@ -182,7 +182,8 @@ START_TEST(test_every_value_stored)
 			"--vm", "--target=user", "-B", "V=1",
 			"--compatible=4.6", "--privilege=stapdev",
 			"--dump-functions", "--dump-probe-types",
-			"--dump-probe-aliases", "x.stp", NULL));
+			"--dump-probe-aliases", "--check-version", "x.stp",
+			NULL));
 	struct options *o = &fx.s.opts;
 
 	ck_assert(o->keep_build && o->guru && o->unoptimized);
@@ -202,6 +203,7 @@ START_TEST(test_every_value_stored)
 	ck_assert_int_eq(o->privilege, PRIV_STAPDEV);
 	ck_assert(o->dump_functions && o->dump_probe_types &&
 		  o->dump_probe_aliases);
+	ck_assert(o->check_version);
 }
 END_TEST
 

@@ -126,6 +126,7 @@ enum {
 	OPT_BPF,
 	OPT_DYNINST,
 	OPT_SKIP_BADVARS,
+	OPT_CHECK_VERSION,
 	OPT_DISABLE_CACHE,
 	OPT_JSON,
 	OPT_INFO,
@@ -159,6 +160,7 @@ static const struct option long_options[] = {
 	{ "bpf", no_argument, NULL, OPT_BPF },
 	{ "dyninst", no_argument, NULL, OPT_DYNINST },
 	{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
+	{ "check-version", no_argument, NULL, OPT_CHECK_VERSION },
 	{ "disable-cache", no_argument, NULL, OPT_DISABLE_CACHE },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "info", no_argument, NULL, OPT_INFO },
@@ -664,6 +666,7 @@ handle_option(struct parse_state *ps, int c, const char *arg)
 	case OPT_MERGE_PART: return opt_merge_part(ps, arg);
 	case OPT_STAGE_BUILD: o->stage_dir = arg; return true;
 	case OPT_SKIP_BADVARS: o->skip_badvars = true; return true;
+	case OPT_CHECK_VERSION: o->check_version = true; return true;
 	case OPT_DISABLE_CACHE: cache_disable(); return true;
 	case OPT_JSON: o->json_output = true; return true;
 	case OPT_TARGET: return opt_target(ps, arg);
@@ -946,6 +949,8 @@ static const char help_text[] =
 "                        warning, instead of refusing the script\n"
 "  --disable-cache       neither use nor fill the cache (modules, kernel BTF)\n"
 "  --compatible=VER      read the script as SystemTap VER did (default " TAPC_COMPAT_VERSION ")\n"
+"  --check-version       warn where the script uses code that depends on the\n"
+"                        SystemTap version (inside %( systemtap_v ... %))\n"
 "  --privilege=LEVEL     build for users of group stapusr, stapsys or stapdev\n"
 "                        (default): refuse the probes and functions LEVEL\n"
 "                        may not use; -g needs stapdev\n"

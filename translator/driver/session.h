@@ -82,6 +82,7 @@ struct options {
 	bool guru;			/* -g */
 	bool unoptimized;		/* -u */
 	bool skip_badvars;		/* --skip-badvars */
+	bool check_version;		/* --check-version */
 	bool suppress_warnings;		/* -w */
 	bool warnings_as_errors;	/* -W */
 	const char *target_command;	/* -c CMD */
@@ -153,6 +154,13 @@ struct session {
 	int nlibrary_paths;
 	struct macro_table *macros;	/* the library's @defines */
 	struct program *program;	/* pass 2's result */
+	/* with --check-version: the preprocessor conditionals that test
+	 * systemtap_v, from '%(' to the '%:' or '%)' that ends the branch
+	 * taken (preproc.c), for pass 2 to name what it uses inside them */
+	struct version_range {
+		struct loc from, to;
+	} *version_ranges;
+	int nversion_ranges, cap_version_ranges;
 };
 
 #define TAPC_COMPAT_VERSION "4.8"	/* the SystemTap version we emulate */

@@ -74,6 +74,8 @@ struct preproc {
 	int nconds, cap_conds;
 	struct loc *cond_locs;
 	int cap_cond_locs;
+	bool *cond_version;		/* its condition tests systemtap_v */
+	int cap_cond_version;
 	long expanded;			/* tokens pushed by expansions */
 	bool expansion_failed;		/* stop expanding after an error */
 };
@@ -177,8 +179,12 @@ push_cond(struct preproc *pre, enum cond_state st, struct loc at)
 	pre->cond_locs = arena_grow(pre->s->arena, pre->cond_locs,
 				    sizeof(*pre->cond_locs), &pre->cap_cond_locs,
 				    pre->nconds + 1);
+	pre->cond_version = arena_grow(pre->s->arena, pre->cond_version,
+				       sizeof(*pre->cond_version),
+				       &pre->cap_cond_version, pre->nconds + 1);
 	pre->conds[pre->nconds] = st;
 	pre->cond_locs[pre->nconds] = at;
+	pre->cond_version[pre->nconds] = false;
 	pre->nconds++;
 }
 
@@ -320,6 +326,34 @@ expand_list(struct preproc *pre, const struct token *in, int n,
 	}
 }
 
+/* Whether a condition tests the SystemTap version (for --check-version). */
+static bool
+tests_version(const struct token *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i].kind == IDENT && strcmp(v[i].text, "systemtap_v") == 0)
+			return true;
+	return false;
+}
+
+/* --check-version: the branch of a systemtap_v conditional just taken
+ * ends at `end`; pass 2 warns about what the script uses inside it. */
+static void
+note_version_range(struct preproc *pre, struct loc end)
+{
+	struct session *s = pre->s;
+
+	if (!s->opts.check_version || !pre->cond_version[pre->nconds - 1])
+		return;
+	s->version_ranges = arena_grow(s->arena, s->version_ranges,
+				       sizeof(*s->version_ranges),
+				       &s->cap_version_ranges,
+				       s->nversion_ranges + 1);
+	s->version_ranges[s->nversion_ranges++] = (struct version_range){
+		pre->cond_locs[pre->nconds - 1], end
+	};
+}
+
 /* %( COND %? ... : collect COND, evaluate it, enter the right branch. */
 static void
 open_conditional(struct preproc *pre, const struct token *open)
@@ -352,13 +386,17 @@ open_conditional(struct preproc *pre, const struct token *open)
 	struct token_list expanded = { 0 };
 	expand_list(pre, cond, n, NULL, &expanded, 0);
 	int value = preproc_cond_eval(&env, open->loc, expanded.v, expanded.n);
+	bool version = tests_version(expanded.v, expanded.n);
 	if (value > 0) {
 		push_cond(pre, COND_THEN, open->loc);
+		pre->cond_version[pre->nconds - 1] = version;
 		return;
 	}
 	/* False, or an error (already reported): take the else branch. */
-	if (skip_branch(pre, open->loc, false) == PP_ELSE)
+	if (skip_branch(pre, open->loc, false) == PP_ELSE) {
 		push_cond(pre, COND_ELSE, open->loc);
+		pre->cond_version[pre->nconds - 1] = version;
+	}
 }
 
 /* End of the file: report conditionals still open. */
@@ -393,8 +431,12 @@ else_or_end(struct preproc *pre, const struct token *t)
 				      "a second '%:' in one preprocessor conditional");
 			return;
 		}
+		note_version_range(pre, t->loc);
 		skip_branch(pre, pre->cond_locs[pre->nconds - 1], true);
+		pre->nconds--;
+		return;
 	}
+	note_version_range(pre, t->loc);
 	pre->nconds--;
 }
 

@@ -47,6 +47,13 @@ struct elab {
 	int capped_at;
 	/* point_glob.c: the known component names, built on first use */
 	struct glob_node *glob_tree;
+	/* resolve.c: @entry outside a .return probe, reported only if it
+	 * survives the elision of statements without effect */
+	struct node **stray_entries;
+	int nstray_entries, cap_stray_entries;
+	/* --check-version: the aliases already warned about */
+	struct node **version_warned;
+	int nversion_warned, cap_version_warned;
 };
 
 /* Providers: add a derived probe for concrete `point` with `pdata`. The
@@ -78,6 +85,10 @@ bool elab_derive_probe(struct elab *e, struct node *probe);
 void entry_split_program(struct elab *e);
 /* resolve.c: bind names in every probe and pulled-in function. */
 bool resolve_program(struct elab *e);
+/* resolve.c, after optimize_dead_code (or resolve_program with -u):
+ * report the @entry outside a .return probe that is still there; false
+ * if there is one.  SystemTap elides an unused @entry before judging it. */
+bool resolve_check_stray_entries(struct elab *e);
 /* privilege.c: whether --privilege allows `p`'s probes at concrete
  * `pt` (before p->match): 1 if so; 0 to drop it quietly (the user's
  * point is optional); -1 after reporting it. */

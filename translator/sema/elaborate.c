@@ -13,6 +13,7 @@
  * lets a point match nothing, `!` stops at the first point that matches,
  * `if (cond)` guards the handler.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +169,109 @@ and_conditions(struct elab *e, struct node *a, struct node *b)
 
 static int expand_point(struct elab *e, struct node *pt);
 
+/* --check-version: whether `at` lies inside a preprocessor conditional
+ * that tests systemtap_v (the preprocessor noted them). */
+static bool
+version_dependent(const struct session *s, struct loc at)
+{
+	for (int i = 0; i < s->nversion_ranges; i++) {
+		const struct version_range *r = &s->version_ranges[i];
+		if (r->from.src != at.src)
+			continue;
+		if ((at.line > r->from.line ||
+		     (at.line == r->from.line && at.col >= r->from.col)) &&
+		    (at.line < r->to.line ||
+		     (at.line == r->to.line && at.col <= r->to.col)))
+			return true;
+	}
+	return false;
+}
+
+/* A W_VERSION_DEPENDENT warning: shown where it points into the library
+ * too (which keeps its other warnings to itself): the user asked. */
+static void __attribute__((format(printf, 3, 4)))
+warn_version(struct elab *e, struct loc at, const char *fmt, ...)
+{
+	struct diag *d = &e->s->diag;
+	bool saved = d->library_warnings;
+	va_list ap;
+
+	d->library_warnings = true;
+	va_start(ap, fmt);
+	diag_vreport(d, DIAG_WARNING, at, "W_VERSION_DEPENDENT", fmt, ap);
+	va_end(ap);
+	d->library_warnings = saved;
+}
+
+struct version_scan {
+	const struct session *s;
+	bool found;
+};
+
+static bool
+version_scan_pre(struct node *n, void *ctx)
+{
+	struct version_scan *vs = ctx;
+
+	if (version_dependent(vs->s, n->loc))
+		vs->found = true;
+	return !vs->found;
+}
+
+/* Whether declaration `n` lies in such a conditional or has one inside
+ * (a statement of an alias's or function's body). */
+static bool
+decl_version_dependent(const struct session *s, struct node *n)
+{
+	struct version_scan vs = { s, false };
+
+	if (s->nversion_ranges == 0)
+		return false;
+	ast_walk(n, version_scan_pre, NULL, &vs);
+	return vs.found;
+}
+
+/* --check-version: an alias the script goes through that lies in such a
+ * conditional or holds one, named once. */
+static void
+check_version_alias(struct elab *e, struct node *al)
+{
+	if (!e->s->opts.check_version || !decl_version_dependent(e->s, al))
+		return;
+	for (int i = 0; i < e->nversion_warned; i++)
+		if (e->version_warned[i] == al)
+			return;
+	e->version_warned = arena_grow(e->s->arena, e->version_warned,
+				       sizeof(*e->version_warned),
+				       &e->cap_version_warned,
+				       e->nversion_warned + 1);
+	e->version_warned[e->nversion_warned++] = al;
+	warn_version(e, al->loc, "this probe alias depends on the SystemTap version (it is in or holds a %%( systemtap_v ... %%) conditional)");
+}
+
+/* --check-version: the functions and globals the program keeps that lie
+ * in such a conditional (or, for functions, hold one). */
+static void
+check_version_program(struct elab *e)
+{
+	struct program *p = e->prog;
+
+	if (!e->s->opts.check_version)
+		return;
+	for (int i = 0; i < p->nglobals; i++) {
+		struct symbol *g = p->globals[i];
+		if (g->decl && version_dependent(e->s, g->decl->loc))
+			warn_version(e, g->decl->loc, "global '%s' depends on the SystemTap version (it is inside a %%( systemtap_v ... %%) conditional)",
+				     g->name);
+	}
+	for (int i = 0; i < p->nfunctions; i++) {
+		struct function_sym *f = p->functions[i];
+		if (f->decl && decl_version_dependent(e->s, f->decl))
+			warn_version(e, f->decl->loc, "function '%s' depends on the SystemTap version (it is in or holds a %%( systemtap_v ... %%) conditional)",
+				     f->name);
+	}
+}
+
 /* Expand `pt` through alias `al` whose name matched its first `n`
  * components. */
 static int
@@ -176,6 +280,7 @@ expand_through_alias(struct elab *e, struct node *pt, struct node *al, int n)
 	struct node *saved_body = e->cur_body, *saved_cond = e->cur_cond;
 	int total = 0;
 
+	check_version_alias(e, al);
 	e->cur_body = al->u.alias.epilogue ?
 		join_blocks(e, saved_body, al->u.alias.body) :
 		join_blocks(e, al->u.alias.body, saved_body);
@@ -699,6 +804,8 @@ pass_elaborate(struct session *s)
 		return false;
 	if (!s->opts.unoptimized)
 		optimize_dead_code(e);
+	if (!resolve_check_stray_entries(e))
+		return false;
 	if (!types_infer(e) || !checks_run(e))
 		return false;
 	if (!s->opts.unoptimized) {
@@ -711,5 +818,6 @@ pass_elaborate(struct session *s)
 			return false;
 		}
 	}
+	check_version_program(e);
 	return s->diag.errors == 0;
 }

@@ -136,12 +136,65 @@ drop_unused_globals(struct elab *e)
 	p->nglobals = kept;
 }
 
+/* ---- functions no call reaches any more ---- */
+
+struct calls_seen {
+	struct arena *a;
+	const struct function_sym **v;
+	int n, cap;
+};
+
+static bool
+seen_call(const struct calls_seen *cs, const struct function_sym *fn)
+{
+	for (int i = 0; i < cs->n; i++)
+		if (cs->v[i] == fn)
+			return true;
+	return false;
+}
+
+static bool
+collect_calls_pre(struct node *n, void *ctx)
+{
+	struct calls_seen *cs = ctx;
+	const struct function_sym *fn;
+
+	if (n->kind != N_CALL || !(fn = n->u.call.fn) || seen_call(cs, fn))
+		return true;
+	cs->v = arena_grow(cs->a, cs->v, sizeof(*cs->v), &cs->cap, cs->n + 1);
+	cs->v[cs->n++] = fn;
+	if (fn->decl)
+		ast_walk(fn->decl->u.function.body, collect_calls_pre, NULL, cs);
+	return true;
+}
+
+/* A function whose every call was elided as without effect
+ * (`twice(1) + 1;`) is dropped too, as SystemTap drops it: pass 3 would
+ * write a static C function nothing calls. */
+static void
+drop_uncalled_functions(struct elab *e)
+{
+	struct program *p = e->prog;
+	struct calls_seen cs = { .a = e->s->arena };
+	int kept = 0;
+
+	for (int i = 0; i < p->nprobes; i++) {
+		ast_walk(p->probes[i]->cond, collect_calls_pre, NULL, &cs);
+		ast_walk(p->probes[i]->body, collect_calls_pre, NULL, &cs);
+	}
+	for (int i = 0; i < p->nfunctions; i++)
+		if (seen_call(&cs, p->functions[i]))
+			p->functions[kept++] = p->functions[i];
+	p->nfunctions = kept;
+}
+
 void
 optimize_program(struct elab *e)
 {
 	struct program *p = e->prog;
 
 	drop_unused_globals(e);
+	drop_uncalled_functions(e);
 	for (int i = 0; i < p->nprobes; i++)
 		ast_walk(p->probes[i]->body, NULL, fold_post, e);
 	for (int i = 0; i < p->nfunctions; i++)
@@ -204,23 +257,87 @@ opt_node_acts(const struct node *n)
 	}
 }
 
+/*
+ * Calls, once resolution has bound them (before, every call acts): an
+ * embedded-C function acts unless its code says "/" "* pure *" "/" and
+ * can raise no script error or warning (STAP_ERROR, or through the
+ * probe's CONTEXT: a read of memory, tap_warn) -- SystemTap would elide
+ * those too, tapc keeps their errors as it keeps a division's; a
+ * script function acts if its body does anything but compute and return
+ * a value (a store, even to its own locals, a loop, delete, next, or a
+ * call that acts).  The print family and the builtins always act.  As
+ * SystemTap judges them: `get_cycles();` alone is elided.
+ */
+#define OPT_MAX_CALL_DEPTH 8
+
+struct effect_scan {
+	bool effect;
+	const struct function_sym *seen[OPT_MAX_CALL_DEPTH];
+	int depth;
+};
+
+static bool has_effect_pre(struct node *n, void *ctx);
+
+static bool
+script_function_acts(struct effect_scan *sc, const struct function_sym *fn)
+{
+	for (int i = 0; i < sc->depth; i++)
+		if (sc->seen[i] == fn)
+			return true;	/* recursion: bounded at run time */
+	if (sc->depth == OPT_MAX_CALL_DEPTH)
+		return true;
+	sc->seen[sc->depth++] = fn;
+	ast_walk(fn->decl->u.function.body, has_effect_pre, NULL, sc);
+	sc->depth--;
+	return sc->effect;
+}
+
+static bool
+call_acts(struct effect_scan *sc, const struct node *n)
+{
+	const struct function_sym *fn = n->u.call.fn;
+	const struct node *decl = fn ? fn->decl : NULL;
+
+	if (!fn || n->u.call.builtin || !decl)
+		return true;
+	if (decl->u.function.embedded)	/* an error is observable */
+		return !decl->u.function.pure ||
+		       strstr(decl->u.function.embedded, "STAP_ERROR") ||
+		       strstr(decl->u.function.embedded, "CONTEXT");
+	if (!decl->u.function.body)
+		return true;
+	return script_function_acts(sc, fn);
+}
+
 static bool
 has_effect_pre(struct node *n, void *ctx)
 {
-	bool *effect = ctx;
+	struct effect_scan *sc = ctx;
 
-	if (opt_node_acts(n))
-		*effect = true;
-	return !*effect;
+	switch (n->kind) {
+	case N_CALL:
+		if (call_acts(sc, n))
+			sc->effect = true;
+		break;
+	case N_DELETE: case N_NEXT: case N_WHILE: case N_FOR:
+	case N_FOREACH: case N_TRY:
+		sc->effect = true;	/* statements, in a function's body */
+		break;
+	default:
+		if (opt_node_acts(n))
+			sc->effect = true;
+		break;
+	}
+	return !sc->effect;
 }
 
 static bool
 has_side_effects(struct node *n)
 {
-	bool effect = false;
+	struct effect_scan sc = { .effect = false };
 
-	ast_walk(n, has_effect_pre, NULL, &effect);
-	return effect;
+	ast_walk(n, has_effect_pre, NULL, &sc);
+	return sc.effect;
 }
 
 /* A store (= or <<<) to a local nobody reads, of a value without side

@@ -549,8 +549,47 @@ check_entry(struct resolver *r, struct node *n)
 			   "@entry here takes only context variables, constants and function calls, and not in a probe condition");
 		return;
 	}
-	diag_error(&r->e->s->diag, n->loc, "E_ENTRY_CONTEXT",
-		   "@entry is only meaningful in a .return probe");
+	/* judged once the statements without effect are elided */
+	struct elab *e = r->e;
+	e->stray_entries = arena_grow(e->s->arena, e->stray_entries,
+				      sizeof(*e->stray_entries),
+				      &e->cap_stray_entries,
+				      e->nstray_entries + 1);
+	e->stray_entries[e->nstray_entries++] = n;
+}
+
+static bool
+report_stray_entry_pre(struct node *n, void *ctx)
+{
+	struct elab *e = ctx;
+
+	if (n->kind != N_ENTRY)
+		return true;
+	for (int i = 0; i < e->nstray_entries; i++)
+		if (e->stray_entries[i] == n) {
+			diag_error(&e->s->diag, n->loc, "E_ENTRY_CONTEXT",
+				   "@entry is only meaningful in a .return probe");
+			break;
+		}
+	return true;
+}
+
+bool
+resolve_check_stray_entries(struct elab *e)
+{
+	struct program *p = e->prog;
+	int errors = e->s->diag.errors;
+
+	if (e->nstray_entries == 0)
+		return true;
+	for (int i = 0; i < p->nprobes; i++) {
+		ast_walk(p->probes[i]->cond, report_stray_entry_pre, NULL, e);
+		ast_walk(p->probes[i]->body, report_stray_entry_pre, NULL, e);
+	}
+	for (int i = 0; i < p->nfunctions; i++)
+		ast_walk(p->functions[i]->decl->u.function.body,
+			 report_stray_entry_pre, NULL, e);
+	return e->s->diag.errors == errors;
 }
 
 /* Fold the @defined()s of a condition; then, if the condition is a
