@@ -11,35 +11,8 @@
 # without a kernel with headers (testsuite/skip-or-fail).
 set -u
 
-tapc=${TAPC:-./tapc}
-top=${srcdir:-.}
-[ -x "$tapc" ] || { echo "check-runtime-cache: $tapc is not built; skipped" >&2; exit 77; }
-"$top/testsuite/skip-or-fail" "runtime cache check" kernel || exit
-krel=$("$top/testsuite/vm/find-kernel") || exit 1
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-fail() { echo "FAIL: $*" >&2; failed=1; }
-
-# build NAME SCRIPT [OPTION...]: -p4 with -v into a cache of our own;
-# the module's path in $tmp/NAME.ko, tapc's stderr in $tmp/NAME.err.
-build() {
-	name=$1 script=$2
-	shift 2
-	if ! XDG_CACHE_HOME=$tmp/cache "$tapc" -v -p4 -r "$krel" "$@" \
-		-e "$script" >"$tmp/$name.ko" 2>"$tmp/$name.err"; then
-		fail "$name: tapc -p4 failed:"
-		tail -5 "$tmp/$name.err" >&2
-		return
-	fi
-	ko=$(cat "$tmp/$name.ko")
-	nm "$ko" 2>/dev/null | grep -q ' tap_transport_init$' ||
-		fail "$name: $ko has no runtime (tap_transport_init)"
-}
-said() {	# said NAME TEXT: tapc -v said TEXT building NAME
-	grep -q "$2" "$tmp/$1.err" || fail "$1: tapc -v did not say '$2'"
-}
+CHECK=check-runtime-cache WHAT="runtime cache check"
+. "${srcdir:-.}/testsuite/unit/p4-check-lib.sh"
 
 build first 'global n; probe kernel.trace("sys_enter") { n++ }'
 said first 'runtime object to build'

@@ -35,7 +35,7 @@ EXTRA_DIST += testsuite/unit/check-remote-cli.sh
 TESTS += testsuite/unit/check-runtime-cache.sh
 EXTRA_DIST += testsuite/unit/check-runtime-cache.sh
 TESTS += testsuite/unit/check-kbuild-replay.sh
-EXTRA_DIST += testsuite/unit/check-kbuild-replay.sh
+EXTRA_DIST += testsuite/unit/check-kbuild-replay.sh testsuite/unit/p4-check-lib.sh
 
 # the user target's -p4 result is the cache's copy, no scratch left in
 # TMPDIR (translator/build/build_user.c)
