@@ -12,6 +12,8 @@
 # puts them in the distribution.  A new test is one name here.
 TAP_BPF_TESTS = \
 	arrays \
+	classic \
+	classic-refused \
 	count \
 	count-btf \
 	count-raw \
