@@ -55,6 +55,13 @@ struct trace_event_raw_sys_exit___tap {
 	long ret;
 } __attribute__((preserve_access_index));
 
+/* -D TAP_BPF_TEST_RAW_REFUSED, for the tier's test of the fallback
+ * after a refused load (bpf_emit.c writes the call only then): a raw_tp
+ * or tp_btf program reads past its arguments, which the verifier
+ * refuses. */
+#define TAP_BPF_TEST_REFUSE(ctx) \
+	do { if (((volatile __u64 *)(ctx))[100]) return 0; } while (0)
+
 /* The current task's parent, relocated by CO-RE (ppid()). */
 struct task_struct___tap {
 	int tgid;

@@ -613,12 +613,13 @@ tap_bpf_report_refusal(int err)
 }
 
 /* Probe `k` (of tap_bpf_probe_names; -1: not known), loaded as a raw
- * tracepoint or tp_btf, failed to load or attach (`what`, errno `err`):
- * whether it is to be a classic tracepoint now (tap_bpf_classic set).
- * Not when it is no tracepoint or is one already; when it has no
- * classic form, says why. */
+ * tracepoint or tp_btf, failed to load or attach (its program `prog`,
+ * `what` happened, errno `err`): whether it is to be a classic
+ * tracepoint now (tap_bpf_classic set).  Not when it is no tracepoint
+ * or is one already; when it has no classic form, says why. */
 static bool
-tap_bpf_try_classic(int k, const char *what, int err)
+tap_bpf_try_classic(int k, struct bpf_program *prog, const char *what,
+		    int err)
 {
 	const char *name;
 	struct bpf_program *raw;
@@ -637,8 +638,9 @@ tap_bpf_try_classic(int k, const char *what, int err)
 		return false;
 	}
 	if (tap_bpf_verbose)
-		fprintf(stderr, "BPF: %s: the raw tracepoint %s (%s); classic tracepoint instead\n",
-			name, what, strerror(err));
+		fprintf(stderr, "BPF: %s: %s %s (%s); classic tracepoint instead\n",
+			name, prog ? bpf_program__section_name(prog) : "?",
+			what, strerror(err));
 	tap_bpf_classic[k] = true;
 	return true;
 }
@@ -649,10 +651,11 @@ tap_bpf_try_classic(int k, const char *what, int err)
  * tp_btf's typed pointers); a probe's classic tracepoint if its raw one
  * is refused (not for E2BIG: a program too long is as long in that
  * form).  0 or -1 (reported). */
+static bool tap_bpf_force_raw;	/* tp_btf failed: raw tracepoints */
+
 static int
 tap_bpf_open_and_load(void)
 {
-	bool force_raw = false;
 	int err, chose;
 
 	for (;;) {
@@ -661,7 +664,7 @@ tap_bpf_open_and_load(void)
 			fprintf(stderr, "ERROR: BPF: cannot open the BPF object: %s\n", strerror(errno));
 			return -1;
 		}
-		chose = tap_bpf_choose_tracepoints(force_raw);
+		chose = tap_bpf_choose_tracepoints(tap_bpf_force_raw);
 		if (chose < 0)
 			return -1;
 		tap_bpf_failed_prog[0] = '\0';
@@ -672,9 +675,10 @@ tap_bpf_open_and_load(void)
 			if (tap_bpf_verbose)
 				fprintf(stderr, "BPF: tp_btf refused (%s); raw tracepoints instead\n",
 					strerror(-err));
-			force_raw = true;
+			tap_bpf_force_raw = true;
 		} else if (err == -E2BIG ||
 			   !tap_bpf_try_classic(tap_bpf_probe_of(tap_bpf_failed_prog),
+						bpf_object__find_program_by_name(tap_bpf_obj, tap_bpf_failed_prog),
 						"was refused", -err)) {
 			/* E2BIG: beyond the verifier's limits, and the
 			 * classic form's body is the same */
@@ -729,6 +733,22 @@ tap_bpf_load(void)
 	return tap_bpf_load_status;
 }
 
+/* -D TAP_BPF_TEST_RAW_UNATTACHABLE, for the tier's test of the
+ * fallback after a failed attach: raw_tp and tp_btf programs cannot be
+ * attached. */
+static bool
+tap_bpf_test_unattachable(struct bpf_program *prog)
+{
+#ifdef TAP_BPF_TEST_RAW_UNATTACHABLE
+	const char *sec = bpf_program__section_name(prog);
+
+	return strncmp(sec, "raw_tp/", 7) == 0 || strncmp(sec, "tp_btf/", 7) == 0;
+#else
+	(void)prog;
+	return false;
+#endif
+}
+
 /* Attach every loaded program.  0, or -1 with the probe that failed in
  * *failed (its tap_bpf_probe_names index, -1 if unknown), errno set and
  * *prog_out its program. */
@@ -761,6 +781,8 @@ tap_bpf_attach_all(int *failed, struct bpf_program **prog_out)
 				tap_bpf_probe_names[k].uprobe_pid ? tap_bpf_probe_names[k].uprobe_pid : -1,
 				tap_bpf_probe_names[k].uprobe_path,
 				tap_bpf_probe_names[k].uprobe_offset, &uo);
+		} else if (tap_bpf_test_unattachable(prog)) {
+			errno = ENOENT;
 		} else {
 			l = bpf_program__attach(prog);
 		}
@@ -786,10 +808,27 @@ tap_bpf_detach_all(void)
 	tap_bpf_links = NULL;
 }
 
+/* `prog` of probe `k` could not be attached (errno `err`): whether to
+ * load the object again with another form for it -- raw tracepoints
+ * after tp_btf, the probe's classic tracepoint after a raw one. */
+static bool
+tap_bpf_retry_attach(int k, struct bpf_program *prog, int err)
+{
+	if (strncmp(bpf_program__section_name(prog), "tp_btf/", 7) == 0 &&
+	    !tap_bpf_force_raw) {
+		if (tap_bpf_verbose)
+			fprintf(stderr, "BPF: %s could not be attached (%s); raw tracepoints instead\n",
+				bpf_program__section_name(prog), strerror(err));
+		tap_bpf_force_raw = true;
+		return true;
+	}
+	return tap_bpf_try_classic(k, prog, "could not be attached", err);
+}
+
 /* After the begin probes, before -c's command runs: push the scalars,
- * attach every program (a tracepoint whose raw form cannot be attached:
- * the object loaded again with its classic form), start the reader.
- * 0 or -1 (reported). */
+ * attach every program (when a tracepoint's program cannot be attached,
+ * the object is loaded again with its next form, tap_bpf_retry_attach),
+ * start the reader.  0 or -1 (reported). */
 int
 tap_bpf_start(void)
 {
@@ -817,7 +856,7 @@ again:
 	}
 	if (tap_bpf_attach_all(&k, &prog)) {
 		err = errno;
-		if (tap_bpf_try_classic(k, "could not be attached", err)) {
+		if (tap_bpf_retry_attach(k, prog, err)) {
 			tap_bpf_detach_all();
 			ring_buffer__free(tap_bpf_rb);
 			tap_bpf_rb = NULL;

@@ -13,6 +13,9 @@
 TAP_BPF_TESTS = \
 	arrays \
 	classic \
+	classic-attach \
+	classic-load \
+	classic-nofallback \
 	classic-refused \
 	count \
 	count-btf \

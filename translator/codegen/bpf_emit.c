@@ -300,6 +300,16 @@ is_tracepoint(const struct bpf_attach *att)
 	return strncmp(att->section, "raw_tp/", 7) == 0;
 }
 
+/* Whether -D NAME was given. */
+static bool
+defined(struct bpf_cg *b, const char *name)
+{
+	for (int i = 0; i < b->s->opts.ndefines; i++)
+		if (strcmp(b->s->opts.defines[i].name, name) == 0)
+			return true;
+	return false;
+}
+
 /* The programs of a tracepoint probe, each calling its body: the raw
  * tracepoint probe_N, the tp_btf twin probe_N_btf on the same argument
  * array, and where the event's format record gives every context
@@ -311,11 +321,14 @@ emit_tracepoint_forms(struct bpf_cg *b, struct derived_probe *dp,
 		      const struct bpf_attach *att)
 {
 	const char *why = b->classic_why;
+	/* the tier's test of the fallback to classic tracepoints */
+	const char *test = defined(b, "TAP_BPF_TEST_RAW_REFUSED") ?
+		"\tTAP_BPF_TEST_REFUSE(ctx);\n" : "";
 
-	fprintf(b->out, "SEC(\"%s\")\nint probe_%d(%s *ctx)\n{\n\treturn probe_%d_body(ctx, 0);\n}\n\n",
-		att->section, dp->index, att->ctx_type, dp->index);
-	fprintf(b->out, "SEC(\"tp_btf/%s\")\nint probe_%d_btf(__u64 *ctx)\n{\n\treturn probe_%d_body(ctx, 0);\n}\n\n",
-		att->section + 7, dp->index, dp->index);
+	fprintf(b->out, "SEC(\"%s\")\nint probe_%d(%s *ctx)\n{\n%s\treturn probe_%d_body(ctx, 0);\n}\n\n",
+		att->section, dp->index, att->ctx_type, test, dp->index);
+	fprintf(b->out, "SEC(\"tp_btf/%s\")\nint probe_%d_btf(__u64 *ctx)\n{\n%s\treturn probe_%d_body(ctx, 0);\n}\n\n",
+		att->section + 7, dp->index, test, dp->index);
 	if (!att->classic_section)
 		why = "the tracepoint's subsystem is unknown (no tracefs, no kernel headers), so its classic tracepoint cannot be named";
 	else if (!why)
