@@ -41,6 +41,27 @@ struct pt_regs___tap {
 	unsigned long bx, bp, sp, r11, r12, r13, r14, r15, ip;
 } __attribute__((preserve_access_index));
 
+/* The format records of the classic tracepoints raw_syscalls/sys_enter
+ * and sys_exit (tracefs events/raw_syscalls/NAME/format), relocated by
+ * CO-RE against the kernel's struct trace_event_raw_NAME: the common
+ * header before them differs between kernels (PREEMPT_RT adds fields). */
+struct trace_event_raw_sys_enter___tap {
+	long id;
+	unsigned long args[6];
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_sys_exit___tap {
+	long id;
+	long ret;
+} __attribute__((preserve_access_index));
+
+/* -D TAP_BPF_TEST_RAW_REFUSED, for the tier's test of the fallback
+ * after a refused load (bpf_emit.c writes the call only then): a raw_tp
+ * or tp_btf program reads past its arguments, which the verifier
+ * refuses. */
+#define TAP_BPF_TEST_REFUSE(ctx) \
+	do { if (((volatile __u64 *)(ctx))[100]) return 0; } while (0)
+
 /* The current task's parent, relocated by CO-RE (ppid()). */
 struct task_struct___tap {
 	int tgid;

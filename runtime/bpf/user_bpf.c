@@ -72,9 +72,12 @@ tap_bpf_probe_of(const char *prog)
 	size_t len = strlen(prog);
 	int i;
 
-	/* a raw tracepoint's tp_btf twin (probe_N_btf) is the same probe */
+	/* a raw tracepoint's tp_btf and classic twins (probe_N_btf,
+	 * probe_N_tp) are the same probe */
 	if (len > 4 && strcmp(prog + len - 4, "_btf") == 0)
 		len -= 4;
+	else if (len > 3 && strcmp(prog + len - 3, "_tp") == 0)
+		len -= 3;
 	for (i = 0; tap_bpf_probe_names[i].prog; i++)
 		if (strlen(tap_bpf_probe_names[i].prog) == len &&
 		    strncmp(tap_bpf_probe_names[i].prog, prog, len) == 0)
@@ -82,46 +85,82 @@ tap_bpf_probe_of(const char *prog)
 	return -1;
 }
 
+/* Tracepoint probes to load as classic tracepoints (by their index in
+ * tap_bpf_probe_names): their raw form failed to load or attach. */
+static bool tap_bpf_classic[sizeof(tap_bpf_probe_names) /
+			    sizeof(tap_bpf_probe_names[0])];
+
+static struct bpf_program *
+tap_bpf_twin(const char *name, const char *suffix)
+{
+	char twin[64];
+
+	snprintf(twin, sizeof(twin), "%s%s", name, suffix);
+	return bpf_object__find_program_by_name(tap_bpf_obj, twin);
+}
+
 /* kernel.trace (and syscall probes): each raw tracepoint program
- * probe_N has a tp_btf twin probe_N_btf on the same argument array.
- * tp_btf needs the kernel's BTF to describe the tracepoint (the typedef
- * btf_trace_NAME) and gives the verifier the arguments' types; where the
- * BTF has it the twin is loaded, else the raw tracepoint -- decided here,
- * on the running kernel.  TAPC_BPF_TRACEPOINT=raw (or `force_raw`)
- * forces the raw one; TAPC_BPF_VERBOSE=1 reports each choice.  Whether
- * some tp_btf program was chosen. */
-static bool
+ * probe_N has a tp_btf twin probe_N_btf on the same argument array and,
+ * where the handler reads nothing the event's format record lacks, a
+ * classic tracepoint twin probe_N_tp on that record.  tp_btf needs the
+ * kernel's BTF to describe the tracepoint (the typedef btf_trace_NAME)
+ * and gives the verifier the arguments' types; where the BTF has it the
+ * tp_btf twin is loaded, else the raw tracepoint, else (tap_bpf_classic,
+ * set when the raw one failed) the classic one -- decided here, on the
+ * running kernel.  TAPC_BPF_TRACEPOINT=raw (or `force_raw`) forces raw
+ * tracepoints, TAPC_BPF_TRACEPOINT=classic classic ones;
+ * TAPC_BPF_VERBOSE=1 reports each choice.  1 when some tp_btf program
+ * was chosen, 0 if not, -1 when a probe that must be a classic
+ * tracepoint has no such form (reported, naming the probe and why). */
+static int
 tap_bpf_choose_tracepoints(bool force_raw)
 {
 	const char *force = getenv("TAPC_BPF_TRACEPOINT");
+	bool all_raw = force_raw || (force && strcmp(force, "raw") == 0);
+	bool all_classic = force && strcmp(force, "classic") == 0;
 	struct btf *vmlinux = btf__load_vmlinux_btf();
 	struct bpf_program *prog;
-	bool any_btf = false;
+	int any_btf = 0, err = 0;
 
 	bpf_object__for_each_program(prog, tap_bpf_obj) {
 		const char *sec = bpf_program__section_name(prog);
 		const char *name = bpf_program__name(prog);
-		char type[192], raw[64];
-		struct bpf_program *twin;
-		bool btf_ok;
+		struct bpf_program *btf = tap_bpf_twin(name, "_btf");
+		struct bpf_program *tp = tap_bpf_twin(name, "_tp");
+		struct bpf_program *chosen = prog;
+		int k = tap_bpf_probe_of(name);
+		char type[192];
 
-		if (strncmp(sec, "tp_btf/", 7) != 0)
+		if (strncmp(sec, "raw_tp/", 7) != 0 || k < 0)
 			continue;
 		snprintf(type, sizeof(type), "btf_trace_%s", sec + 7);
-		snprintf(raw, sizeof(raw), "%.*s", (int)strlen(name) - 4, name);
-		twin = bpf_object__find_program_by_name(tap_bpf_obj, raw);
-		btf_ok = vmlinux && !force_raw && !(force && strcmp(force, "raw") == 0) &&
-			 btf__find_by_name_kind(vmlinux, type, BTF_KIND_TYPEDEF) > 0;
-		if (!twin)
-			continue;
-		bpf_program__set_autoload(btf_ok ? twin : prog, false);
-		any_btf |= btf_ok;
+		if (all_classic || tap_bpf_classic[k]) {
+			if (!tp) {
+				fprintf(stderr, "ERROR: BPF: probe %s at %s cannot attach as a classic tracepoint: %s; use the kernel-module backend (--runtime=kernel)\n",
+					tap_bpf_probe_names[k].probe,
+					tap_bpf_probe_names[k].where,
+					tap_bpf_probe_names[k].classic_why ?
+					tap_bpf_probe_names[k].classic_why : "it has no such form");
+				err = -1;
+				continue;
+			}
+			chosen = tp;
+		} else if (btf && vmlinux && !all_raw &&
+			   btf__find_by_name_kind(vmlinux, type, BTF_KIND_TYPEDEF) > 0) {
+			chosen = btf;
+			any_btf = 1;
+		}
+		bpf_program__set_autoload(prog, chosen == prog);
+		if (btf)
+			bpf_program__set_autoload(btf, chosen == btf);
+		if (tp)
+			bpf_program__set_autoload(tp, chosen == tp);
 		if (tap_bpf_verbose)
-			fprintf(stderr, "BPF: %s attaches as %s\n", raw,
-				btf_ok ? sec : bpf_program__section_name(twin));
+			fprintf(stderr, "BPF: %s attaches as %s\n", name,
+				bpf_program__section_name(chosen));
 	}
 	btf__free(vmlinux);
-	return any_btf;
+	return err ? err : any_btf;
 }
 
 static int
@@ -559,6 +598,99 @@ tap_bpf_clock(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+static void
+tap_bpf_report_refusal(int err)
+{
+	int k = tap_bpf_probe_of(tap_bpf_failed_prog);
+
+	if (k >= 0)
+		fprintf(stderr, "ERROR: BPF: the kernel refused the program of probe %s at %s (%s); run with TAPC_BPF_VERBOSE=1 for the verifier's log, or use the kernel-module backend (--runtime=kernel)\n",
+			tap_bpf_probe_names[k].probe,
+			tap_bpf_probe_names[k].where, strerror(-err));
+	else
+		fprintf(stderr, "ERROR: BPF: the kernel refused the script's BPF programs (%s); run with TAPC_BPF_VERBOSE=1 for the verifier's log, or use the kernel-module backend (--runtime=kernel)\n",
+			strerror(-err));
+}
+
+/* Probe `k` (of tap_bpf_probe_names; -1: not known), loaded as a raw
+ * tracepoint or tp_btf, failed to load or attach (its program `prog`,
+ * `what` happened, errno `err`): whether it is to be a classic
+ * tracepoint now (tap_bpf_classic set).  Not when it is no tracepoint
+ * or is one already; when it has no classic form, says why. */
+static bool
+tap_bpf_try_classic(int k, struct bpf_program *prog, const char *what,
+		    int err)
+{
+	const char *name;
+	struct bpf_program *raw;
+
+	if (k < 0 || tap_bpf_classic[k])
+		return false;
+	name = tap_bpf_probe_names[k].prog;
+	raw = tap_bpf_twin(name, "");
+	if (!raw || strncmp(bpf_program__section_name(raw), "raw_tp/", 7) != 0)
+		return false;
+	if (!tap_bpf_twin(name, "_tp")) {
+		fprintf(stderr, "BPF: probe %s at %s has no classic tracepoint to fall back on: %s\n",
+			tap_bpf_probe_names[k].probe, tap_bpf_probe_names[k].where,
+			tap_bpf_probe_names[k].classic_why ?
+			tap_bpf_probe_names[k].classic_why : "it has no such form");
+		return false;
+	}
+	if (tap_bpf_verbose)
+		fprintf(stderr, "BPF: %s: %s %s (%s); classic tracepoint instead\n",
+			name, prog ? bpf_program__section_name(prog) : "?",
+			what, strerror(err));
+	tap_bpf_classic[k] = true;
+	return true;
+}
+
+/* Open the embedded object, choose each tracepoint's form and load:
+ * tp_btf where the kernel's BTF describes the tracepoint; every
+ * tracepoint raw if the verifier refuses that (it forbids arithmetic on
+ * tp_btf's typed pointers); a probe's classic tracepoint if its raw one
+ * is refused (not for E2BIG: a program too long is as long in that
+ * form).  0 or -1 (reported). */
+static bool tap_bpf_force_raw;	/* tp_btf failed: raw tracepoints */
+
+static int
+tap_bpf_open_and_load(void)
+{
+	int err, chose;
+
+	for (;;) {
+		tap_bpf_obj = bpf_object__open_mem(tap_bpf_object, sizeof(tap_bpf_object), NULL);
+		if (!tap_bpf_obj) {
+			fprintf(stderr, "ERROR: BPF: cannot open the BPF object: %s\n", strerror(errno));
+			return -1;
+		}
+		chose = tap_bpf_choose_tracepoints(tap_bpf_force_raw);
+		if (chose < 0)
+			return -1;
+		tap_bpf_failed_prog[0] = '\0';
+		err = bpf_object__load(tap_bpf_obj);
+		if (!err)
+			return 0;
+		if (chose > 0) {
+			if (tap_bpf_verbose)
+				fprintf(stderr, "BPF: tp_btf refused (%s); raw tracepoints instead\n",
+					strerror(-err));
+			tap_bpf_force_raw = true;
+		} else if (err == -E2BIG ||
+			   !tap_bpf_try_classic(tap_bpf_probe_of(tap_bpf_failed_prog),
+						bpf_object__find_program_by_name(tap_bpf_obj, tap_bpf_failed_prog),
+						"was refused", -err)) {
+			/* E2BIG: beyond the verifier's limits, and the
+			 * classic form's body is the same */
+			break;
+		}
+		bpf_object__close(tap_bpf_obj);
+		tap_bpf_obj = NULL;
+	}
+	tap_bpf_report_refusal(err);
+	return -1;
+}
+
 /* -1 when tap_bpf_load() failed (it reported why). */
 static int tap_bpf_load_status;
 
@@ -570,8 +702,6 @@ static int tap_bpf_load_status;
 static int
 tap_bpf_load_obj(void)
 {
-	bool tried_btf;
-	int err;
 	size_t i;
 
 	tap_bpf_verbose = getenv("TAPC_BPF_VERBOSE") ? atoi(getenv("TAPC_BPF_VERBOSE")) : 0;
@@ -593,41 +723,7 @@ tap_bpf_load_obj(void)
 			return -1;
 		}
 	}
-	tap_bpf_obj = bpf_object__open_mem(tap_bpf_object, sizeof(tap_bpf_object), NULL);
-	if (!tap_bpf_obj) {
-		fprintf(stderr, "ERROR: BPF: cannot open the BPF object: %s\n", strerror(errno));
-		return -1;
-	}
-	tried_btf = tap_bpf_choose_tracepoints(false);
-	err = bpf_object__load(tap_bpf_obj);
-	if (err && tried_btf) {
-		/* the verifier is stricter with tp_btf's typed pointers
-		 * (no arithmetic on them): the raw tracepoints instead */
-		if (tap_bpf_verbose)
-			fprintf(stderr, "BPF: tp_btf refused (%s); raw tracepoints instead\n",
-				strerror(-err));
-		bpf_object__close(tap_bpf_obj);
-		tap_bpf_obj = bpf_object__open_mem(tap_bpf_object, sizeof(tap_bpf_object), NULL);
-		if (!tap_bpf_obj) {
-			fprintf(stderr, "ERROR: BPF: cannot open the BPF object: %s\n", strerror(errno));
-			return -1;
-		}
-		tap_bpf_choose_tracepoints(true);
-		err = bpf_object__load(tap_bpf_obj);
-	}
-	if (err) {
-		int k = tap_bpf_probe_of(tap_bpf_failed_prog);
-
-		if (k >= 0)
-			fprintf(stderr, "ERROR: BPF: the kernel refused the program of probe %s at %s (%s); run with TAPC_BPF_VERBOSE=1 for the verifier's log, or use the kernel-module backend (--runtime=kernel)\n",
-				tap_bpf_probe_names[k].probe,
-				tap_bpf_probe_names[k].where, strerror(-err));
-		else
-			fprintf(stderr, "ERROR: BPF: the kernel refused the script's BPF programs (%s); run with TAPC_BPF_VERBOSE=1 for the verifier's log, or use the kernel-module backend (--runtime=kernel)\n",
-				strerror(-err));
-		return -1;
-	}
-	return 0;
+	return tap_bpf_open_and_load();
 }
 
 int
@@ -637,8 +733,102 @@ tap_bpf_load(void)
 	return tap_bpf_load_status;
 }
 
+/* -D TAP_BPF_TEST_RAW_UNATTACHABLE, for the tier's test of the
+ * fallback after a failed attach: raw_tp and tp_btf programs cannot be
+ * attached. */
+static bool
+tap_bpf_test_unattachable(struct bpf_program *prog)
+{
+#ifdef TAP_BPF_TEST_RAW_UNATTACHABLE
+	const char *sec = bpf_program__section_name(prog);
+
+	return strncmp(sec, "raw_tp/", 7) == 0 || strncmp(sec, "tp_btf/", 7) == 0;
+#else
+	(void)prog;
+	return false;
+#endif
+}
+
+/* Attach every loaded program.  0, or -1 with the probe that failed in
+ * *failed (its tap_bpf_probe_names index, -1 if unknown), errno set and
+ * *prog_out its program. */
+static int
+tap_bpf_attach_all(int *failed, struct bpf_program **prog_out)
+{
+	struct bpf_program *prog;
+	size_t n = 0;
+
+	bpf_object__for_each_program(prog, tap_bpf_obj)
+		n++;	/* an upper bound: the unloaded twins are counted */
+	/* a perf event program has one link per CPU */
+	tap_bpf_links = calloc(n * (size_t)(tap_bpf_ncpus + 1) + 1, sizeof(*tap_bpf_links));
+	bpf_object__for_each_program(prog, tap_bpf_obj) {
+		int k = tap_bpf_probe_of(bpf_program__name(prog));
+		struct bpf_link *l = NULL;
+
+		if (!bpf_program__autoload(prog))
+			continue;	/* the twin not chosen */
+		if (bpf_program__type(prog) == BPF_PROG_TYPE_PERF_EVENT && k >= 0) {
+			if (tap_bpf_attach_perf(prog, k) == 0)
+				continue;
+		} else if (k >= 0 && tap_bpf_probe_names[k].uprobe_path) {
+			LIBBPF_OPTS(bpf_uprobe_opts, uo,
+				    .retprobe = tap_bpf_probe_names[k].uprobe_return,
+				    .ref_ctr_offset = tap_bpf_probe_names[k].uprobe_ref_ctr_offset);
+
+			/* process("PATH"): every process running PATH */
+			l = bpf_program__attach_uprobe_opts(prog,
+				tap_bpf_probe_names[k].uprobe_pid ? tap_bpf_probe_names[k].uprobe_pid : -1,
+				tap_bpf_probe_names[k].uprobe_path,
+				tap_bpf_probe_names[k].uprobe_offset, &uo);
+		} else if (tap_bpf_test_unattachable(prog)) {
+			errno = ENOENT;
+		} else {
+			l = bpf_program__attach(prog);
+		}
+		if (!l) {
+			*failed = k;
+			*prog_out = prog;
+			return -1;
+		}
+		tap_bpf_links[tap_bpf_nlinks++] = l;
+	}
+	return 0;
+}
+
+static void
+tap_bpf_detach_all(void)
+{
+	size_t i;
+
+	for (i = 0; i < tap_bpf_nlinks; i++)
+		bpf_link__destroy(tap_bpf_links[i]);
+	tap_bpf_nlinks = 0;
+	free(tap_bpf_links);
+	tap_bpf_links = NULL;
+}
+
+/* `prog` of probe `k` could not be attached (errno `err`): whether to
+ * load the object again with another form for it -- raw tracepoints
+ * after tp_btf, the probe's classic tracepoint after a raw one. */
+static bool
+tap_bpf_retry_attach(int k, struct bpf_program *prog, int err)
+{
+	if (strncmp(bpf_program__section_name(prog), "tp_btf/", 7) == 0 &&
+	    !tap_bpf_force_raw) {
+		if (tap_bpf_verbose)
+			fprintf(stderr, "BPF: %s could not be attached (%s); raw tracepoints instead\n",
+				bpf_program__section_name(prog), strerror(err));
+		tap_bpf_force_raw = true;
+		return true;
+	}
+	return tap_bpf_try_classic(k, prog, "could not be attached", err);
+}
+
 /* After the begin probes, before -c's command runs: push the scalars,
- * attach every program, start the reader.  0 or -1 (reported). */
+ * attach every program (when a tracepoint's program cannot be attached,
+ * the object is loaded again with its next form, tap_bpf_retry_attach),
+ * start the reader.  0 or -1 (reported). */
 int
 tap_bpf_start(void)
 {
@@ -646,8 +836,9 @@ tap_bpf_start(void)
 	struct tap_globals g;
 	struct bpf_program *prog;
 	uint32_t zero = 0;
-	size_t n = 0, i;
+	int k, err;
 
+again:
 	if (tap_bpf_load_status || !tap_bpf_obj)
 		return -1;
 	memset(&ss, 0, sizeof(ss));
@@ -663,45 +854,22 @@ tap_bpf_start(void)
 		fprintf(stderr, "ERROR: BPF: cannot open the ring buffer: %s\n", strerror(errno));
 		return -1;
 	}
-	bpf_object__for_each_program(prog, tap_bpf_obj)
-		n++;	/* an upper bound: the unloaded twins are counted */
-	/* a perf event program has one link per CPU */
-	tap_bpf_links = calloc(n * (size_t)(tap_bpf_ncpus + 1) + 1, sizeof(*tap_bpf_links));
-	i = 0;
-	bpf_object__for_each_program(prog, tap_bpf_obj) {
-		int k = tap_bpf_probe_of(bpf_program__name(prog));
-		struct bpf_link *l = NULL;
-
-		if (!bpf_program__autoload(prog))
-			continue;	/* the twin not chosen */
-		if (bpf_program__type(prog) == BPF_PROG_TYPE_PERF_EVENT && k >= 0) {
-			if (tap_bpf_attach_perf(prog, k) == 0) {
-				i++;
-				continue;
-			}
-		} else if (k >= 0 && tap_bpf_probe_names[k].uprobe_path) {
-			LIBBPF_OPTS(bpf_uprobe_opts, uo,
-				    .retprobe = tap_bpf_probe_names[k].uprobe_return,
-				    .ref_ctr_offset = tap_bpf_probe_names[k].uprobe_ref_ctr_offset);
-
-			/* process("PATH"): every process running PATH */
-			l = bpf_program__attach_uprobe_opts(prog,
-				tap_bpf_probe_names[k].uprobe_pid ? tap_bpf_probe_names[k].uprobe_pid : -1,
-				tap_bpf_probe_names[k].uprobe_path,
-				tap_bpf_probe_names[k].uprobe_offset, &uo);
-		} else {
-			l = bpf_program__attach(prog);
+	if (tap_bpf_attach_all(&k, &prog)) {
+		err = errno;
+		if (tap_bpf_retry_attach(k, prog, err)) {
+			tap_bpf_detach_all();
+			ring_buffer__free(tap_bpf_rb);
+			tap_bpf_rb = NULL;
+			bpf_object__close(tap_bpf_obj);
+			tap_bpf_obj = NULL;
+			tap_bpf_load_status = tap_bpf_open_and_load();
+			goto again;
 		}
-		if (!l) {
-
-			fprintf(stderr, "ERROR: BPF: cannot attach probe %s at %s (%s): %s; this kernel may lack it -- the kernel-module backend (--runtime=kernel) may work where BPF cannot\n",
-				k >= 0 ? tap_bpf_probe_names[k].probe : bpf_program__name(prog),
-				k >= 0 ? tap_bpf_probe_names[k].where : "?",
-				bpf_program__section_name(prog), strerror(errno));
-			return -1;
-		}
-		tap_bpf_links[tap_bpf_nlinks++] = l;
-		i++;
+		fprintf(stderr, "ERROR: BPF: cannot attach probe %s at %s (%s): %s; this kernel may lack it -- the kernel-module backend (--runtime=kernel) may work where BPF cannot\n",
+			k >= 0 ? tap_bpf_probe_names[k].probe : bpf_program__name(prog),
+			k >= 0 ? tap_bpf_probe_names[k].where : "?",
+			bpf_program__section_name(prog), strerror(err));
+		return -1;
 	}
 #ifdef TAP_BPF_HOLD_READER
 	/* -D TAP_BPF_HOLD_READER: records wait in the ring buffer until the
@@ -730,11 +898,8 @@ void
 tap_bpf_stop(void)
 {
 	struct tap_bpf_session ss;
-	size_t i;
 
-	for (i = 0; i < tap_bpf_nlinks; i++)
-		bpf_link__destroy(tap_bpf_links[i]);
-	tap_bpf_nlinks = 0;
+	tap_bpf_detach_all();
 	if (tap_bpf_reader_started) {
 		tap_bpf_reader_stop = 1;
 		pthread_join(tap_bpf_reader, NULL);

@@ -6,113 +6,74 @@
 ## `make check-lang-bpf` (lang.test in `make check`): testsuite/lang on the
 ## BPF backend, about 3 minutes on two cores (a program built per case).
 
+# The tier's tests, each tests/NAME.stp with its NAME.out and, when the
+# test checks stderr, NAME.err (exact) or NAME.errgrep (lines it must
+# hold); testsuite/bpf/run finds them by globbing tests/*.stp, this list
+# puts them in the distribution.  A new test is one name here.
+TAP_BPF_TESTS = \
+	arrays \
+	classic \
+	classic-attach \
+	classic-load \
+	classic-nofallback \
+	classic-refused \
+	count \
+	count-btf \
+	count-raw \
+	dead-expr \
+	dead-global \
+	dead-store \
+	dead-store-call \
+	dead-store-fault \
+	drops \
+	error-fn \
+	errors \
+	exit \
+	fault \
+	foreach \
+	functions \
+	hist \
+	hist-linear \
+	hz \
+	mapfull \
+	maxerrors \
+	module-options \
+	mustshow \
+	printf \
+	profile \
+	profile-exit \
+	refused \
+	refused-probe \
+	refused-recursion \
+	refused-sprintf \
+	sprintf \
+	strings \
+	target-pid \
+	timer \
+	tp-fallback \
+	try \
+	typed \
+	uprobe \
+	uprobe-exit \
+	variance \
+	verifier
+
+TAP_BPF_TEST_STEMS = $(addprefix testsuite/bpf/tests/,$(TAP_BPF_TESTS))
+# The stderr files a test has, found in the source tree (paths relative
+# to it, as EXTRA_DIST wants them).
+TAP_BPF_TEST_STDERR = $(patsubst $(srcdir)/%,%,$(wildcard \
+	$(addprefix $(srcdir)/,$(addsuffix .err,$(TAP_BPF_TEST_STEMS)) \
+	$(addsuffix .errgrep,$(TAP_BPF_TEST_STEMS)))))
+
 TAP_BPF_TIER_FILES = \
 	testsuite/bpf/run \
 	testsuite/bpf/lang-run \
 	testsuite/bpf/lang-skip \
 	testsuite/bpf/getppid10.c \
 	testsuite/bpf/uprog.c \
-	testsuite/bpf/tests/arrays.stp \
-	testsuite/bpf/tests/arrays.out \
-	testsuite/bpf/tests/count.stp \
-	testsuite/bpf/tests/count.out \
-	testsuite/bpf/tests/dead-expr.stp \
-	testsuite/bpf/tests/dead-expr.out \
-	testsuite/bpf/tests/dead-expr.err \
-	testsuite/bpf/tests/dead-global.stp \
-	testsuite/bpf/tests/dead-global.out \
-	testsuite/bpf/tests/dead-global.err \
-	testsuite/bpf/tests/dead-store.stp \
-	testsuite/bpf/tests/dead-store.out \
-	testsuite/bpf/tests/dead-store.err \
-	testsuite/bpf/tests/dead-store-call.stp \
-	testsuite/bpf/tests/dead-store-call.out \
-	testsuite/bpf/tests/dead-store-fault.stp \
-	testsuite/bpf/tests/dead-store-fault.out \
-	testsuite/bpf/tests/dead-store-fault.err \
-	testsuite/bpf/tests/error-fn.stp \
-	testsuite/bpf/tests/error-fn.out \
-	testsuite/bpf/tests/error-fn.err \
-	testsuite/bpf/tests/errors.stp \
-	testsuite/bpf/tests/errors.out \
-	testsuite/bpf/tests/errors.err \
-	testsuite/bpf/tests/drops.stp \
-	testsuite/bpf/tests/drops.out \
-	testsuite/bpf/tests/drops.err \
-	testsuite/bpf/tests/exit.stp \
-	testsuite/bpf/tests/exit.out \
-	testsuite/bpf/tests/hist.stp \
-	testsuite/bpf/tests/hist.out \
-	testsuite/bpf/tests/target-pid.stp \
-	testsuite/bpf/tests/target-pid.out \
-	testsuite/bpf/tests/variance.stp \
-	testsuite/bpf/tests/variance.out \
-	testsuite/bpf/tests/maxerrors.stp \
-	testsuite/bpf/tests/maxerrors.out \
-	testsuite/bpf/tests/maxerrors.err \
-	testsuite/bpf/tests/mapfull.stp \
-	testsuite/bpf/tests/mapfull.out \
-	testsuite/bpf/tests/mapfull.err \
-	testsuite/bpf/tests/module-options.stp \
-	testsuite/bpf/tests/module-options.out \
-	testsuite/bpf/tests/module-options.err \
-	testsuite/bpf/tests/mustshow.stp \
-	testsuite/bpf/tests/mustshow.out \
-	testsuite/bpf/tests/printf.stp \
-	testsuite/bpf/tests/printf.out \
-	testsuite/bpf/tests/verifier.stp \
-	testsuite/bpf/tests/verifier.out \
-	testsuite/bpf/tests/verifier.errgrep \
-	testsuite/bpf/tests/typed.stp \
-	testsuite/bpf/tests/typed.out \
-	testsuite/bpf/tests/functions.stp \
-	testsuite/bpf/tests/functions.out \
-	testsuite/bpf/tests/refused-recursion.stp \
-	testsuite/bpf/tests/refused-recursion.out \
-	testsuite/bpf/tests/refused-recursion.errgrep \
-	testsuite/bpf/tests/foreach.stp \
-	testsuite/bpf/tests/foreach.out \
-	testsuite/bpf/tests/sprintf.stp \
-	testsuite/bpf/tests/sprintf.out \
-	testsuite/bpf/tests/refused-sprintf.stp \
-	testsuite/bpf/tests/refused-sprintf.out \
-	testsuite/bpf/tests/refused-sprintf.errgrep \
-	testsuite/bpf/tests/hist-linear.stp \
-	testsuite/bpf/tests/hist-linear.out \
-	testsuite/bpf/tests/try.stp \
-	testsuite/bpf/tests/try.out \
-	testsuite/bpf/tests/fault.stp \
-	testsuite/bpf/tests/fault.out \
-	testsuite/bpf/tests/fault.errgrep \
-	testsuite/bpf/tests/strings.stp \
-	testsuite/bpf/tests/strings.out \
-	testsuite/bpf/tests/timer.stp \
-	testsuite/bpf/tests/timer.out \
-	testsuite/bpf/tests/refused.stp \
-	testsuite/bpf/tests/refused.out \
-	testsuite/bpf/tests/refused.errgrep \
-	testsuite/bpf/tests/refused-probe.stp \
-	testsuite/bpf/tests/refused-probe.out \
-	testsuite/bpf/tests/refused-probe.errgrep \
-	testsuite/bpf/tests/profile.stp \
-	testsuite/bpf/tests/profile.out \
-	testsuite/bpf/tests/profile-exit.stp \
-	testsuite/bpf/tests/profile-exit.out \
-	testsuite/bpf/tests/hz.stp \
-	testsuite/bpf/tests/hz.out \
-	testsuite/bpf/tests/uprobe.stp \
-	testsuite/bpf/tests/uprobe.out \
-	testsuite/bpf/tests/uprobe-exit.stp \
-	testsuite/bpf/tests/uprobe-exit.out \
-	testsuite/bpf/tests/count-btf.stp \
-	testsuite/bpf/tests/count-btf.out \
-	testsuite/bpf/tests/count-btf.errgrep \
-	testsuite/bpf/tests/count-raw.stp \
-	testsuite/bpf/tests/count-raw.out \
-	testsuite/bpf/tests/count-raw.errgrep \
-	testsuite/bpf/tests/tp-fallback.stp \
-	testsuite/bpf/tests/tp-fallback.out \
-	testsuite/bpf/tests/tp-fallback.errgrep
+	$(addsuffix .stp,$(TAP_BPF_TEST_STEMS)) \
+	$(addsuffix .out,$(TAP_BPF_TEST_STEMS)) \
+	$(TAP_BPF_TEST_STDERR)
 
 EXTRA_DIST += $(TAP_BPF_TIER_FILES) testsuite/bpf/bpf.test testsuite/bpf/lang.test
 TESTS += testsuite/bpf/bpf.test testsuite/bpf/lang.test

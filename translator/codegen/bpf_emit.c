@@ -14,7 +14,10 @@
  *                                  for statistics
  *   record and frame structs       print records, each probe's locals
  *   tap_frames                     a per-CPU array of their union
- *   SEC("raw_tp/...") probe_N      one program per kernel-side probe
+ *   SEC("...") probe_N             one program per kernel-side probe;
+ *                                  a tracepoint's body is inline, called
+ *                                  by its raw_tp, tp_btf and classic
+ *                                  tracepoint programs
  *
  * Must not: translate a construct approximately (bpf_expr.c refuses);
  * know a probe family (providers answer through bpf_place /
@@ -289,6 +292,53 @@ find_read_locals(struct bpf_cg *b, struct derived_probe *dp)
 
 /* ---- the BPF C ---- */
 
+/* A tracepoint probe: a raw tracepoint, its body written once
+ * (probe_N_body) for the program forms user_bpf.c chooses from. */
+static bool
+is_tracepoint(const struct bpf_attach *att)
+{
+	return strncmp(att->section, "raw_tp/", 7) == 0;
+}
+
+/* Whether -D NAME was given. */
+static bool
+defined(struct bpf_cg *b, const char *name)
+{
+	for (int i = 0; i < b->s->opts.ndefines; i++)
+		if (strcmp(b->s->opts.defines[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* The programs of a tracepoint probe, each calling its body: the raw
+ * tracepoint probe_N, the tp_btf twin probe_N_btf on the same argument
+ * array, and where the event's format record gives every context
+ * variable the handler reads, the classic tracepoint probe_N_tp on that
+ * record.  Records in b->kernel_classic_why why there is no classic
+ * form. */
+static void
+emit_tracepoint_forms(struct bpf_cg *b, struct derived_probe *dp,
+		      const struct bpf_attach *att)
+{
+	const char *why = b->classic_why;
+	/* the tier's test of the fallback to classic tracepoints */
+	const char *test = defined(b, "TAP_BPF_TEST_RAW_REFUSED") ?
+		"\tTAP_BPF_TEST_REFUSE(ctx);\n" : "";
+
+	fprintf(b->out, "SEC(\"%s\")\nint probe_%d(%s *ctx)\n{\n%s\treturn probe_%d_body(ctx, 0);\n}\n\n",
+		att->section, dp->index, att->ctx_type, test, dp->index);
+	fprintf(b->out, "SEC(\"tp_btf/%s\")\nint probe_%d_btf(__u64 *ctx)\n{\n%s\treturn probe_%d_body(ctx, 0);\n}\n\n",
+		att->section + 7, dp->index, test, dp->index);
+	if (!att->classic_section)
+		why = "the tracepoint's subsystem is unknown (no tracefs, no kernel headers), so its classic tracepoint cannot be named";
+	else if (!why)
+		fprintf(b->out, "SEC(\"%s\")\nint probe_%d_tp(void *ctx)\n{\n\treturn probe_%d_body(ctx, 1);\n}\n\n",
+			att->classic_section, dp->index, dp->index);
+	for (int i = 0; i < b->nkernel_names; i++)
+		if (strcmp(b->kernel_progs[i], bpf_fmt(b, "probe_%d", dp->index)) == 0)
+			b->kernel_classic_why[i] = why;
+}
+
 static void
 emit_handler(struct bpf_cg *b, struct derived_probe *dp,
 	     const struct bpf_attach *att, FILE *frame_text)
@@ -310,11 +360,14 @@ emit_handler(struct bpf_cg *b, struct derived_probe *dp,
 		else
 			fprintf(b->frame, "\tint64_t l%d;\t/* %s */\n", i, sym->name);
 	}
-	if (strncmp(att->section, "raw_tp/", 7) == 0) {
-		/* a raw tracepoint is also offered as tp_btf (same argument
-		 * array); user_bpf.c keeps the one this kernel has */
-		fprintf(b->out, "/* %s */\nstatic __always_inline int\nprobe_%d_body(%s *ctx)\n{\n",
-			dp->name, dp->index, att->ctx_type);
+	b->att = att;
+	b->classic_why = NULL;
+	if (is_tracepoint(att)) {
+		/* one body for the tracepoint's forms (emit_tracepoint_forms) */
+		fprintf(b->out, "/* %s */\nstatic __always_inline int\nprobe_%d_body(void *__ctx, const int __classic)\n{\n",
+			dp->name, dp->index);
+		fprintf(b->out, "\t%s *ctx = __ctx;\n\t%s *rec = __ctx;\n\n\t(void)ctx; (void)rec;\n",
+			att->ctx_type, att->classic_ctx_type ? att->classic_ctx_type : "void");
 	} else {
 		fprintf(b->out, "/* %s */\nSEC(\"%s\")\nint %s(%s *ctx)\n{\n",
 			dp->name, att->section, bpf_fmt(b, "probe_%d", dp->index),
@@ -323,7 +376,10 @@ emit_handler(struct bpf_cg *b, struct derived_probe *dp,
 	b->indent = 1;
 	bpf_line(b, "__u32 zero = 0;");
 	bpf_line(b, "int64_t __acts = 0;");
-	if (att->guard)
+	if (att->guard && att->classic_guard)
+		bpf_line(b, "if (!(__classic ? %s : %s)) return 0;",
+			 att->classic_guard, att->guard);
+	else if (att->guard)
 		bpf_line(b, "if (!(%s)) return 0;", att->guard);
 	bpf_line(b, "struct tap_bpf_session *ss = bpf_map_lookup_elem(&tap_session, &zero);");
 	bpf_line(b, "struct tap_globals *gl = bpf_map_lookup_elem(&tap_gl, &zero);");
@@ -348,11 +404,9 @@ emit_handler(struct bpf_cg *b, struct derived_probe *dp,
 	bpf_stmt(b, dp->body);
 	bpf_line(b, "return 0;");
 	fprintf(b->out, "}\n\n");
-	if (strncmp(att->section, "raw_tp/", 7) == 0)
-		fprintf(b->out, "SEC(\"%s\")\nint probe_%d(%s *ctx)\n{\n\treturn probe_%d_body(ctx);\n}\n\n"
-			"SEC(\"tp_btf/%s\")\nint probe_%d_btf(__u64 *ctx)\n{\n\treturn probe_%d_body((%s *)ctx);\n}\n\n",
-			att->section, dp->index, att->ctx_type, dp->index,
-			att->section + 7, dp->index, dp->index, att->ctx_type);
+	if (is_tracepoint(att))
+		emit_tracepoint_forms(b, dp, att);
+	b->att = NULL;
 	fclose(b->frame);
 	/* the slack tap_str_concat() needs after any temporary */
 	fprintf(frame_text, "struct frame%d {\n\tint64_t __unused;\n%s\tchar __slack[TAP_BPF_STRLEN];\n};\n", dp->index, members);
@@ -615,6 +669,7 @@ bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp, FILE *out)
 	b->kernel_progs = arena_alloc(b->a, sizeof(char *) * (size_t)(sp->nkernel + 1));
 	b->kernel_where = arena_alloc(b->a, sizeof(char *) * (size_t)(sp->nkernel + 1));
 	b->kernel_attach = sp->attach;
+	b->kernel_classic_why = arena_alloc(b->a, sizeof(char *) * (size_t)(sp->nkernel + 1));
 	for (int i = 0; i < sp->nkernel; i++) {
 		struct derived_probe *dp = sp->kernel[i];
 		struct loc loc = dp->origin ? dp->origin->loc : dp->point->loc;

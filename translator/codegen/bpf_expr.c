@@ -942,6 +942,32 @@ typed_target(struct bpf_cg *b, struct node *n, const struct ta_access *acc,
 	return (struct bval){ BX_LONG, bpf_fmt(b, "((int64_t)%s)", r) };
 }
 
+/* `raw`, the provider's read of `cv` from the TP_PROTO arguments, made
+ * an expression for every form of a tracepoint program: with the
+ * classic form's read of the format record beside it (__classic is a
+ * constant in each form's program, so clang keeps one of the two).
+ * When the record does not carry `cv`, the probe loses its classic
+ * form and b->classic_why says why. */
+static const char *
+target_forms(struct bpf_cg *b, struct node *n, const struct context_var *cv,
+	     const char *raw)
+{
+	const struct provider *pv = b->dp->provider;
+	const char *rec;
+
+	if (!b->att || !b->att->classic_section || b->classic_why)
+		return raw;
+	rec = pv->bpf_classic_expr ? pv->bpf_classic_expr(b->a, b->dp, cv) : NULL;
+	if (!rec) {
+		b->classic_why = bpf_fmt(b, "its handler reads %s (%s:%d:%d), which the event's format record (a classic tracepoint's context) does not carry",
+			n->u.target.name,
+			n->loc.src && n->loc.src->name ? n->loc.src->name : "<input>",
+			n->loc.line, n->loc.col);
+		return raw;
+	}
+	return bpf_fmt(b, "(__classic ? %s : %s)", rec, raw);
+}
+
 static struct bval
 target(struct bpf_cg *b, struct node *n)
 {
@@ -957,7 +983,7 @@ target(struct bpf_cg *b, struct node *n)
 	    (acc->base.kind == TA_BASE_SLOT || acc->base.kind == TA_BASE_ARG) &&
 	    b->dp->provider->bpf_target_expr &&
 	    (c = b->dp->provider->bpf_target_expr(b->a, b->dp, cv)))
-		return typed_target(b, n, acc, c);
+		return typed_target(b, n, acc, target_forms(b, n, cv, c));
 
 	if (cv && n->u.target.path.nsteps == 0 && !n->u.target.path.pretty &&
 	    !n->u.target.path.addr_of && b->dp->provider->bpf_target_expr)
@@ -966,7 +992,7 @@ target(struct bpf_cg *b, struct node *n)
 		bpf_refuse(b, n, bpf_fmt(b, "the context variable %s (only plain scalar arguments are read)", n->u.target.name));
 		return (struct bval){ BX_LONG, "0" };
 	}
-	return (struct bval){ BX_LONG, c };
+	return (struct bval){ BX_LONG, target_forms(b, n, cv, c) };
 }
 
 struct bval

@@ -58,8 +58,13 @@ struct bpf_cg {
 	FILE *frames;			/* frame and record structs */
 	int indent;
 	int seq;			/* temporaries and labels */
-	/* The probe being written. */
+	/* The probe being written, and how its program attaches. */
 	struct derived_probe *dp;
+	const struct bpf_attach *att;
+	/* Why it has no classic tracepoint form, once a read of its
+	 * context variables is found that the format record cannot give
+	 * (NULL: none so far). */
+	const char *classic_why;
 	FILE *frame;			/* its frame struct's members */
 	int cont;			/* the innermost loop's continue label */
 	/* Tables user space gets. */
@@ -94,6 +99,9 @@ struct bpf_cg {
 	const char **kernel_progs;	/* "probe_3" */
 	const char **kernel_where;	/* "f.stp:3:1" */
 	const struct bpf_attach *kernel_attach;	/* perf events' periods */
+	/* A tracepoint probe without a classic form: why (NULL: it has
+	 * one, or is no tracepoint). */
+	const char **kernel_classic_why;
 	int nkernel_names;
 	/* Globals a BPF program uses (by symbol index in prog->globals). */
 	bool *kernel_global;

@@ -145,9 +145,10 @@ bpf_emit_user_glue(struct bpf_cg *b, FILE *out, const unsigned char *obj,
 	fprintf(out, "#include \"tap_bpf_abi.h\"\n");
 	emit_prints(b, out);
 	emit_globals(b, out);
-	/* program name -> the probe, where the script wrote it, and for a
-	 * perf event program its sampling period and CPUs */
-	fprintf(out, "static const struct { const char *prog, *probe, *where; unsigned long long perf_period_ns; bool perf_every_cpu; const char *uprobe_path; unsigned long long uprobe_offset, uprobe_ref_ctr_offset; int uprobe_pid; bool uprobe_return; } tap_bpf_probe_names[] = {\n");
+	/* program name -> the probe, where the script wrote it, for a
+	 * perf event program its sampling period and CPUs, for a uprobe
+	 * its place, for a tracepoint without a classic form the reason */
+	fprintf(out, "static const struct { const char *prog, *probe, *where; unsigned long long perf_period_ns; bool perf_every_cpu; const char *uprobe_path; unsigned long long uprobe_offset, uprobe_ref_ctr_offset; int uprobe_pid; bool uprobe_return; const char *classic_why; } tap_bpf_probe_names[] = {\n");
 	for (int i = 0; i < b->nkernel_names; i++) {
 		fprintf(out, "\t{ \"%s\", ", b->kernel_progs[i]);
 		c_string(out, b->kernel_names[i]);
@@ -159,13 +160,18 @@ bpf_emit_user_glue(struct bpf_cg *b, FILE *out, const unsigned char *obj,
 			c_string(out, b->kernel_attach[i].uprobe_path);
 		else
 			fprintf(out, "NULL");
-		fprintf(out, ", %lluULL, %lluULL, %d, %s },\n",
+		fprintf(out, ", %lluULL, %lluULL, %d, %s, ",
 			b->kernel_attach[i].uprobe_offset,
 			b->kernel_attach[i].uprobe_ref_ctr_offset,
 			b->kernel_attach[i].uprobe_pid,
 			b->kernel_attach[i].uprobe_return ? "true" : "false");
+		if (b->kernel_classic_why[i])
+			c_string(out, b->kernel_classic_why[i]);
+		else
+			fprintf(out, "NULL");
+		fprintf(out, " },\n");
 	}
-	fprintf(out, "\t{ NULL, NULL, NULL, 0, false, NULL, 0, 0, 0, false }\n};\n");
+	fprintf(out, "\t{ NULL, NULL, NULL, 0, false, NULL, 0, 0, 0, false, NULL }\n};\n");
 	fprintf(out, "static const unsigned char tap_bpf_object[%zu] = {", objlen);
 	for (size_t i = 0; i < objlen; i++)
 		fprintf(out, "%s%u,", i % 24 ? "" : "\n", obj[i]);

@@ -56,6 +56,16 @@ struct bpf_attach {
 				 * (the syscall number), or NULL */
 	const char *what;	/* the kernel mechanism, for messages; for
 				 * BPF_PLACE_USER "begin", "end" or "timer" */
+	/* Section "raw_tp/NAME": the classic tracepoint of the same event
+	 * ("tracepoint/CAT/NAME"), whose program gets the event's format
+	 * record (the TP_STRUCT fields) as `rec`, of classic_ctx_type,
+	 * instead of the TP_PROTO arguments; and `guard` read from it.
+	 * NULL when the event's subsystem is unknown.  The program has
+	 * the form only if each context variable it reads has a
+	 * bpf_classic_expr (bpf_emit.c). */
+	const char *classic_section;
+	const char *classic_ctx_type;
+	const char *classic_guard;
 	/* Section "perf_event": the user program opens a cpu-clock
 	 * sampling event of this period and attaches the program to it,
 	 * on every CPU (timer.profile) or on the first online CPU only
@@ -193,6 +203,13 @@ struct provider {
 	const char *(*bpf_target_expr)(struct arena *a,
 				       const struct derived_probe *dp,
 				       const struct context_var *cv);
+	/* The same read from the classic tracepoint's format record
+	 * (`rec`, bpf_attach.classic_section) when the record carries the
+	 * value with the same meaning, else NULL: the probe then has no
+	 * classic form if it reads `cv`.  NULL hook: no variable has one. */
+	const char *(*bpf_classic_expr)(struct arena *a,
+					const struct derived_probe *dp,
+					const struct context_var *cv);
 
 	/* ---- build (pass 4) and --vm ---- */
 

@@ -331,7 +331,8 @@ syscall_add_entry_half(struct elab *e, struct derived_probe *dp)
  * the number) and sys_exit (the registers, the return value), each
  * program guarded by its syscall's number.  Arguments are read from the
  * registers through CO-RE (x86-64's calling convention, as the syscall
- * table's numbers are x86-64's). */
+ * table's numbers are x86-64's).  The classic tracepoints
+ * raw_syscalls/sys_enter and sys_exit are the other form. */
 static enum bpf_place
 syscall_bpf_place(const struct derived_probe *dp, struct arena *a,
 		  struct bpf_attach *att)
@@ -343,17 +344,30 @@ syscall_bpf_place(const struct derived_probe *dp, struct arena *a,
 		att->section = "raw_tp/sys_exit";
 		att->guard = arena_printf(a, "BPF_CORE_READ((struct pt_regs___tap *)ctx->args[0], orig_ax) == %d", pd->nr);
 		att->what = "raw tracepoint sys_exit";
+		att->classic_section = "tracepoint/raw_syscalls/sys_exit";
+		att->classic_ctx_type = "struct trace_event_raw_sys_exit___tap";
 	} else {
 		att->section = "raw_tp/sys_enter";
 		att->guard = arena_printf(a, "ctx->args[1] == %d", pd->nr);
 		att->what = "raw tracepoint sys_enter";
+		att->classic_section = "tracepoint/raw_syscalls/sys_enter";
+		att->classic_ctx_type = "struct trace_event_raw_sys_enter___tap";
 	}
+	/* the record's id is syscall_get_nr(), as orig_ax and args[1] */
+	att->classic_guard = arena_printf(a, "rec->id == %d", pd->nr);
 	return BPF_PLACE_KERNEL;
 }
 
+/* Context variable `cv` of `dp` in its BPF program: from the raw
+ * tracepoint's arguments (the registers through CO-RE; sys_exit's
+ * return value), or from the classic tracepoints' records
+ * (`classic`), raw_syscalls/sys_enter and sys_exit, which hold the
+ * number (`id`), sys_enter's the six arguments (`args`, those
+ * registers), sys_exit's the return value (`ret`) -- but not the
+ * arguments, so a .return probe reading them has no classic form. */
 static const char *
-syscall_bpf_target_expr(struct arena *a, const struct derived_probe *dp,
-			const struct context_var *cv)
+syscall_bpf_read(struct arena *a, const struct derived_probe *dp,
+		 const struct context_var *cv, bool classic)
 {
 	static const char *const regs[SYSCALL_MAX_ARGS] = {
 		"di", "si", "dx", "r10", "r8", "r9",
@@ -365,11 +379,29 @@ syscall_bpf_target_expr(struct arena *a, const struct derived_probe *dp,
 	if (cv->arg_index == SYSCALL_ARG_NR)
 		return arena_printf(a, "((int64_t)%d)", pd->nr);
 	if (cv->arg_index == SYSCALL_ARG_RETURN)
-		return "((int64_t)ctx->args[1])";
+		return !classic ? "((int64_t)ctx->args[1])" :
+			pd->is_return ? "((int64_t)rec->ret)" : NULL;
 	if (cv->arg_index < 0 || cv->arg_index >= SYSCALL_MAX_ARGS)
 		return NULL;
+	if (classic)
+		return pd->is_return ? NULL :
+			arena_printf(a, "((int64_t)rec->args[%d])", cv->arg_index);
 	return arena_printf(a, "((int64_t)BPF_CORE_READ((struct pt_regs___tap *)ctx->args[0], %s))",
 			    regs[cv->arg_index]);
+}
+
+static const char *
+syscall_bpf_target_expr(struct arena *a, const struct derived_probe *dp,
+			const struct context_var *cv)
+{
+	return syscall_bpf_read(a, dp, cv, false);
+}
+
+static const char *
+syscall_bpf_classic_expr(struct arena *a, const struct derived_probe *dp,
+			 const struct context_var *cv)
+{
+	return syscall_bpf_read(a, dp, cv, true);
 }
 
 static const char *const syscall_shapes[] = {
@@ -390,4 +422,5 @@ const struct provider provider_syscall = {
 	.add_entry_half = syscall_add_entry_half,
 	.bpf_place = syscall_bpf_place,
 	.bpf_target_expr = syscall_bpf_target_expr,
+	.bpf_classic_expr = syscall_bpf_classic_expr,
 };

@@ -301,8 +301,16 @@ tracepoint_target_expr(struct cg *g, enum backend b,
 	return cg_fmt(g, "(((int64_t *)c->probe_data)[%d])", cv->arg_index);
 }
 
+static bool
+is_raw_syscall(const struct pdata_tracepoint *pd, const char *name)
+{
+	return strcmp(pd->system, "raw_syscalls") == 0 &&
+	       strcmp(pd->name, name) == 0;
+}
+
 /* --runtime=bpf: a raw tracepoint, whose arguments are the TP_PROTO's
- * in order, each in a u64 (ctx->args[i]). */
+ * in order, each in a u64 (ctx->args[i]); where the subsystem is known,
+ * also a classic tracepoint on the event's format record. */
 static enum bpf_place
 tracepoint_bpf_place(const struct derived_probe *dp, struct arena *a,
 		     struct bpf_attach *att)
@@ -313,7 +321,33 @@ tracepoint_bpf_place(const struct derived_probe *dp, struct arena *a,
 	att->ctx_type = "struct bpf_raw_tracepoint_args";
 	att->guard = NULL;
 	att->what = arena_printf(a, "raw tracepoint %s", pd->name);
+	if (*pd->system)
+		att->classic_section = arena_printf(a, "tracepoint/%s/%s",
+						    pd->system, pd->name);
+	if (is_raw_syscall(pd, "sys_enter") || is_raw_syscall(pd, "sys_exit"))
+		att->classic_ctx_type = arena_printf(a, "struct trace_event_raw_%s___tap", pd->name);
 	return BPF_PLACE_KERNEL;
+}
+
+/* The classic tracepoint's record holds the TP_STRUCT fields, which in
+ * general are not the TP_PROTO arguments, even where a name is the same
+ * (sched_switch's prev_state is computed from the task): only
+ * raw_syscalls' records are the arguments themselves -- sys_enter's
+ * `id`, sys_exit's `ret` (the user registers, `regs`, are not in them). */
+static const char *
+tracepoint_bpf_classic_expr(struct arena *a, const struct derived_probe *dp,
+			    const struct context_var *cv)
+{
+	const struct pdata_tracepoint *pd = dp->pdata;
+
+	(void)a;
+	if (cv->type != TY_LONG || cv->size != 8 || cv->is_pointer)
+		return NULL;
+	if (is_raw_syscall(pd, "sys_enter") && strcmp(cv->name, "id") == 0)
+		return "((int64_t)rec->id)";
+	if (is_raw_syscall(pd, "sys_exit") && strcmp(cv->name, "ret") == 0)
+		return "((int64_t)rec->ret)";
+	return NULL;
 }
 
 /* Argument i of the raw tracepoint, narrowed to its C type's size and
@@ -358,4 +392,5 @@ const struct provider provider_tracepoint = {
 	.target_expr = tracepoint_target_expr,
 	.bpf_place = tracepoint_bpf_place,
 	.bpf_target_expr = tracepoint_bpf_target_expr,
+	.bpf_classic_expr = tracepoint_bpf_classic_expr,
 };
