@@ -343,6 +343,12 @@ run_make(struct session *s, const char *dir, const char *kdir,
 	argv[n++] = (char *)kdir;
 	argv[n++] = arena_printf(s->arena, "M=%s", dir);
 	argv[n++] = "-j2";
+	/* No BTF for the module: kbuild runs pahole over it when the headers
+	 * ship a vmlinux (Debian's 6.12 do), ~0.5 s of a build, for type
+	 * information only a tracer of this module's own functions would
+	 * read; and the step is in no .cmd file, so it would keep
+	 * kbuild_replay.c from recording the build. */
+	argv[n++] = "CONFIG_DEBUG_INFO_BTF_MODULES=";
 	if (s->opts.make_options)
 		argv[n++] = (char *)s->opts.make_options;
 	argv[n++] = "modules";

@@ -152,9 +152,9 @@ only_known_cmds(const char *dir, const char *name)
 /* Whether kbuild's log of the build (its quiet lines, "  CC [M]  x.o")
  * shows only compiles, links and modpost, the steps whose commands the
  * .cmd files hold.  The module's BTF ("  BTF [M] ") is a command kbuild
- * keeps in no .cmd file: 6.1's headers have no vmlinux, and kbuild skips
- * it ("Skipping BTF generation"), but 6.12's ship one and it runs
- * pahole: such a build is not replayed. */
+ * keeps in no .cmd file: kbuild.c turns it off, and 6.1's headers have
+ * no vmlinux anyway (kbuild says "Skipping BTF generation"); a build
+ * where pahole did run is not replayed. */
 static bool
 only_known_steps(const char *log)
 {

@@ -15,10 +15,12 @@
  * kbuild ran them, in the kernel's build directory.
  *
  * Only a build whose .cmd files are exactly the known set, and whose log
- * shows no step but compiles, links and modpost, is recorded (6.1's and
- * 6.1-rt's kbuild; not 6.12's, which runs pahole for the module's BTF
- * outside any .cmd file), and a step that fails sends the build back to
- * kbuild, so an unknown kbuild costs time, never a different module.  TAPC_KBUILD_REPLAY=0 in the environment turns replay off.
+ * shows no step but compiles, links and modpost, is recorded (6.1's,
+ * 6.1-rt's and 6.12's kbuild, with module BTF off as kbuild.c builds:
+ * pahole's run for it is in no .cmd file), and a step that fails sends
+ * the build back to kbuild, so an unknown kbuild costs time, never a
+ * different module.  TAPC_KBUILD_REPLAY=0 in the environment turns
+ * replay off.
  */
 #ifndef TAPC_BUILD_KBUILD_REPLAY_H
 #define TAPC_BUILD_KBUILD_REPLAY_H
@@ -31,7 +33,7 @@
  * in `log`: keep its commands in the file `steps` (a cache path).
  * Quietly does nothing when the build is not one it knows how to replay
  * (another set of .cmd files, or a step the log shows that no .cmd file
- * holds, as 6.12's pahole run for the module's BTF). */
+ * holds, as pahole's run for the module's BTF would be). */
 void kbuild_replay_record(struct session *s, const char *dir,
 			  const char *name, const char *log,
 			  const char *steps);
