@@ -1,7 +1,8 @@
 ## testsuite/bpfvm/local.mk -- the BPF VM tier (testsuite/bpfvm/run): BPF
 ## programs built on the host with `tapc --runtime=bpf -p4`, run in ONE
 ## boot of Debian's kernel in QEMU, where kprobes exist (the build host
-## may have none): kernel.function / kprobe.function and .return,
+## may have none): kernel.function as fentry/fexit and as kprobes,
+## kprobe.function, .return,
 ## BTF-typed arguments, exit() from a kprobe, kernel.trace in its tp_btf
 ## and classic forms, timer.profile.  `make check-bpf-vm` runs it alone;
 ## `make check` runs it as testsuite/bpfvm/bpfvm.test, skipped (77)
