@@ -73,9 +73,12 @@ tap_bpf_probe_of(const char *prog)
 	int i;
 
 	/* a raw tracepoint's tp_btf and classic twins (probe_N_btf,
-	 * probe_N_tp) are the same probe */
+	 * probe_N_tp) and a kprobe's fentry twin (probe_N_fe) are the
+	 * same probe */
 	if (len > 4 && strcmp(prog + len - 4, "_btf") == 0)
 		len -= 4;
+	else if (len > 3 && strcmp(prog + len - 3, "_fe") == 0)
+		len -= 3;
 	else if (len > 3 && strcmp(prog + len - 3, "_tp") == 0)
 		len -= 3;
 	for (i = 0; tap_bpf_probe_names[i].prog; i++)
@@ -598,6 +601,45 @@ tap_bpf_clock(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* kernel.function: each kprobe (kretprobe) program probe_N may have an
+ * fentry (fexit) twin probe_N_fe on the same body.  A trampoline costs
+ * less than a kprobe's trap and reads the arguments as BTF types; it
+ * needs a kernel with BPF trampolines (5.5+, x86-64) whose BTF describes
+ * the function.  The fentry form is loaded unless `force_kprobe` (it was
+ * refused or could not be attached: every probe is then a kprobe) or
+ * TAPC_BPF_KFUNC=kprobe (the tier's way to test the kprobe form where
+ * both work); TAPC_BPF_VERBOSE=1 reports each choice.  1 when some
+ * fentry/fexit program was chosen, else 0. */
+static int
+tap_bpf_choose_kfuncs(bool force_kprobe)
+{
+	const char *force = getenv("TAPC_BPF_KFUNC");
+	bool all_kprobe = force_kprobe || (force && strcmp(force, "kprobe") == 0);
+	struct bpf_program *prog;
+	int any_fentry = 0;
+
+	bpf_object__for_each_program(prog, tap_bpf_obj) {
+		const char *sec = bpf_program__section_name(prog);
+		const char *name = bpf_program__name(prog);
+		struct bpf_program *fe = tap_bpf_twin(name, "_fe");
+		struct bpf_program *chosen = prog;
+
+		if (!fe || (strncmp(sec, "kprobe/", 7) != 0 &&
+			    strncmp(sec, "kretprobe/", 10) != 0))
+			continue;
+		if (!all_kprobe) {
+			chosen = fe;
+			any_fentry = 1;
+		}
+		bpf_program__set_autoload(prog, chosen == prog);
+		bpf_program__set_autoload(fe, chosen == fe);
+		if (tap_bpf_verbose)
+			fprintf(stderr, "BPF: %s attaches as %s\n", name,
+				bpf_program__section_name(chosen));
+	}
+	return any_fentry;
+}
+
 static void
 tap_bpf_report_refusal(int err)
 {
@@ -652,11 +694,12 @@ tap_bpf_try_classic(int k, struct bpf_program *prog, const char *what,
  * is refused (not for E2BIG: a program too long is as long in that
  * form).  0 or -1 (reported). */
 static bool tap_bpf_force_raw;	/* tp_btf failed: raw tracepoints */
+static bool tap_bpf_force_kprobe;	/* fentry failed: kprobes */
 
 static int
 tap_bpf_open_and_load(void)
 {
-	int err, chose;
+	int err, chose, chose_fe;
 
 	for (;;) {
 		tap_bpf_obj = bpf_object__open_mem(tap_bpf_object, sizeof(tap_bpf_object), NULL);
@@ -667,11 +710,20 @@ tap_bpf_open_and_load(void)
 		chose = tap_bpf_choose_tracepoints(tap_bpf_force_raw);
 		if (chose < 0)
 			return -1;
+		chose_fe = tap_bpf_choose_kfuncs(tap_bpf_force_kprobe);
 		tap_bpf_failed_prog[0] = '\0';
 		err = bpf_object__load(tap_bpf_obj);
 		if (!err)
 			return 0;
-		if (chose > 0) {
+		if (chose_fe > 0 &&
+		    (strstr(tap_bpf_failed_prog, "_fe") || !tap_bpf_failed_prog[0])) {
+			/* a trampoline the kernel refused (no BTF for the
+			 * function, no trampolines): kprobes instead */
+			if (tap_bpf_verbose)
+				fprintf(stderr, "BPF: fentry/fexit refused (%s); kprobes instead\n",
+					strerror(-err));
+			tap_bpf_force_kprobe = true;
+		} else if (chose > 0) {
 			if (tap_bpf_verbose)
 				fprintf(stderr, "BPF: tp_btf refused (%s); raw tracepoints instead\n",
 					strerror(-err));
@@ -814,6 +866,16 @@ tap_bpf_detach_all(void)
 static bool
 tap_bpf_retry_attach(int k, struct bpf_program *prog, int err)
 {
+	const char *sec = bpf_program__section_name(prog);
+
+	if ((strncmp(sec, "fentry/", 7) == 0 || strncmp(sec, "fexit/", 6) == 0) &&
+	    !tap_bpf_force_kprobe) {
+		if (tap_bpf_verbose)
+			fprintf(stderr, "BPF: %s could not be attached (%s); kprobes instead\n",
+				sec, strerror(err));
+		tap_bpf_force_kprobe = true;
+		return true;
+	}
 	if (strncmp(bpf_program__section_name(prog), "tp_btf/", 7) == 0 &&
 	    !tap_bpf_force_raw) {
 		if (tap_bpf_verbose)

@@ -6,6 +6,8 @@
  *   workload syscalls MS   make cheap system calls for MS milliseconds
  *   workload sleep MS      sleep MS milliseconds
  *   workload asuser CMD... run CMD as uid/gid 65534 (nobody)
+ *   workload badclose N    make exactly N close(999) calls, each failing
+ *                          with EBADF (fd 999 is never open here)
  *
  * Must not: make getppid() calls other than the N asked for (tests count
  * them exactly).
@@ -42,7 +44,7 @@ main(int argc, char **argv)
 		return 127;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: workload getppid N | syscalls MS | sleep MS | asuser CMD...\n");
+		fprintf(stderr, "usage: workload getppid N | syscalls MS | sleep MS | badclose N | asuser CMD...\n");
 		return 2;
 	}
 	n = strtol(argv[2], NULL, 10);
@@ -55,6 +57,11 @@ main(int argc, char **argv)
 		end = now_ms() + n;
 		while (now_ms() < end)
 			syscall(SYS_getuid);
+		return 0;
+	}
+	if (strcmp(argv[1], "badclose") == 0) {
+		for (i = 0; i < n; i++)
+			syscall(SYS_close, 999);
 		return 0;
 	}
 	if (strcmp(argv[1], "sleep") == 0) {

@@ -339,6 +339,20 @@ emit_tracepoint_forms(struct bpf_cg *b, struct derived_probe *dp,
 			b->kernel_classic_why[i] = why;
 }
 
+/* The programs of a kernel.function probe, each calling its body: the
+ * kprobe (kretprobe) probe_N on the registers and the fentry (fexit)
+ * twin probe_N_fe on the trampoline's argument array; user_bpf.c loads
+ * one of the two. */
+static void
+emit_fentry_forms(struct bpf_cg *b, struct derived_probe *dp,
+		  const struct bpf_attach *att)
+{
+	fprintf(b->out, "SEC(\"%s\")\nint probe_%d(%s *ctx)\n{\n\treturn probe_%d_body(ctx, 0);\n}\n\n",
+		att->section, dp->index, att->ctx_type, dp->index);
+	fprintf(b->out, "SEC(\"%s\")\nint probe_%d_fe(__u64 *ctx)\n{\n\treturn probe_%d_body(ctx, 1);\n}\n\n",
+		att->fentry_section, dp->index, dp->index);
+}
+
 static void
 emit_handler(struct bpf_cg *b, struct derived_probe *dp,
 	     const struct bpf_attach *att, FILE *frame_text)
@@ -362,7 +376,13 @@ emit_handler(struct bpf_cg *b, struct derived_probe *dp,
 	}
 	b->att = att;
 	b->classic_why = NULL;
-	if (is_tracepoint(att)) {
+	if (att->fentry_section) {
+		/* one body for the kprobe and its trampoline form */
+		fprintf(b->out, "/* %s */\nstatic __always_inline int\nprobe_%d_body(void *__ctx, const int __fentry)\n{\n",
+			dp->name, dp->index);
+		fprintf(b->out, "\t%s *ctx = __ctx;\n\n\t(void)ctx;\n",
+			att->ctx_type);
+	} else if (is_tracepoint(att)) {
 		/* one body for the tracepoint's forms (emit_tracepoint_forms) */
 		fprintf(b->out, "/* %s */\nstatic __always_inline int\nprobe_%d_body(void *__ctx, const int __classic)\n{\n",
 			dp->name, dp->index);
@@ -404,7 +424,9 @@ emit_handler(struct bpf_cg *b, struct derived_probe *dp,
 	bpf_stmt(b, dp->body);
 	bpf_line(b, "return 0;");
 	fprintf(b->out, "}\n\n");
-	if (is_tracepoint(att))
+	if (att->fentry_section)
+		emit_fentry_forms(b, dp, att);
+	else if (is_tracepoint(att))
 		emit_tracepoint_forms(b, dp, att);
 	b->att = NULL;
 	fclose(b->frame);

@@ -979,8 +979,13 @@ target(struct bpf_cg *b, struct node *n)
 		bpf_refuse(b, n, bpf_fmt(b, "the context variable %s inside a foreach loop of a kernel-side probe (copy it to a local before the loop)", n->u.target.name));
 		return (struct bval){ BX_LONG, "0" };
 	}
-	if (cv && acc && acc->nsteps > 0 && !n->u.target.path.pretty &&
-	    (acc->base.kind == TA_BASE_SLOT || acc->base.kind == TA_BASE_ARG) &&
+	/* with no steps too, for an integer: the register holds the whole
+	 * 64 bits, the argument's type says how many count (int dfd = -100
+	 * arrives as 0xffffff9c in di) */
+	if (cv && acc && (acc->nsteps > 0 || acc->result.kind == TA_RES_INT) &&
+	    !n->u.target.path.pretty &&
+	    (acc->base.kind == TA_BASE_SLOT || acc->base.kind == TA_BASE_ARG ||
+	     acc->base.kind == TA_BASE_RETURN) &&
 	    b->dp->provider->bpf_target_expr &&
 	    (c = b->dp->provider->bpf_target_expr(b->a, b->dp, cv)))
 		return typed_target(b, n, acc, target_forms(b, n, cv, c));

@@ -111,6 +111,7 @@ fill_params(struct elab *e, const struct btf *btf, const char *name,
 	int n = id ? btf_param_count(btf, id) : -1;
 
 	pd->nparams = 0;
+	pd->nargs = n;
 	if (pd->is_return)
 		kp->ret = return_var(e, btf, id);
 	if (!id)
@@ -120,9 +121,17 @@ fill_params(struct elab *e, const struct btf *btf, const char *name,
 	if (n <= 0)
 		return;
 	pd->params = arena_alloc(e->s->arena, sizeof(*pd->params) * (size_t)n);
+	pd->args_in_slots = true;
 	for (int i = 0; i < n && i < KFUNC_REG_ARGS; i++) {
 		struct btf_param_info p;
-		if (!btf_param_at(btf, id, i, &p) || !*p.name)
+		if (!btf_param_at(btf, id, i, &p)) {
+			pd->args_in_slots = false;
+			continue;
+		}
+		int64_t size = btf_sizeof(btf, p.type);
+		if (size < 1 || size > 8)
+			pd->args_in_slots = false;
+		if (!*p.name)
 			continue;
 		pd->params[pd->nparams++] = param_var(e, btf, &p, i);
 	}
@@ -158,6 +167,7 @@ add_function(const struct ksym *sym, void *ctx)
 	if (k->btf) {
 		fill_params(e, k->btf, sym->name, kp);
 	} else {
+		pd->nargs = -1;
 		kp->why_untyped = arena_printf(e->s->arena,
 			"there is neither BTF nor DWARF debug info for the kernel (%s)",
 			k->btf_err);

@@ -264,6 +264,24 @@ kprobe_target_expr(struct cg *g, enum backend b,
 
 extern const struct provider provider_kprobe;
 
+/* Whether a kernel.function probe also gets an fentry/fexit form: its
+ * every argument known from BTF and 1-8 bytes (one u64 slot each in the
+ * trampoline's array, so argument i is slot i and fexit's return value
+ * slot nargs), in registers (at most 6), no DWARF site (a statement or
+ * inline site is no function entry) and no module (a module's BTF
+ * is its own object, which fentry would have to name).  kprobe.function
+ * stays a kprobe, as it says. */
+bool
+kprobe_bpf_has_fentry(const struct derived_probe *dp)
+{
+	const struct pdata_kprobe *pd = dp->pdata;
+
+	if (!pd->from_kernel_function || pd->dwarf || pd->module ||
+	    !pd->symbol || pd->address || pd->nargs < 0 || pd->nargs > 6)
+		return false;
+	return pd->nargs == 0 || pd->args_in_slots;
+}
+
 /* --runtime=bpf: a kprobe (or kretprobe) program on the function's
  * symbol; kernels without kprobes refuse the attach, which the user
  * program reports naming the probe.  Shared with dwarf.c
@@ -281,6 +299,9 @@ kprobe_bpf_place(const struct derived_probe *dp, struct arena *a,
 	att->ctx_type = "struct pt_regs___tap";
 	att->guard = NULL;
 	att->what = pd->is_return ? "kretprobe" : "kprobe";
+	if (kprobe_bpf_has_fentry(dp))
+		att->fentry_section = arena_printf(a, "%s/%s",
+			pd->is_return ? "fexit" : "fentry", pd->symbol);
 	return BPF_PLACE_KERNEL;
 }
 
@@ -290,13 +311,21 @@ const char *
 kprobe_bpf_target_expr(struct arena *a, const struct derived_probe *dp,
 		       const struct context_var *cv)
 {
-	(void)dp;
+	const struct pdata_kprobe *pd = dp->pdata;
+	const char *regs;
+	int slot;
+
 	if (cv->type != TY_LONG || cv->arg_index > 5)
 		return NULL;
-	if (cv->arg_index >= 0)
-		return arena_printf(a, "((int64_t)ctx->%s)",
-				    kernel_arg_reg(cv->arg_index));
-	return "((int64_t)ctx->ax)";
+	regs = cv->arg_index >= 0 ?
+		arena_printf(a, "((int64_t)ctx->%s)", kernel_arg_reg(cv->arg_index)) :
+		"((int64_t)ctx->ax)";
+	if (!kprobe_bpf_has_fentry(dp))
+		return regs;
+	/* the fentry/fexit form's array: the arguments, then the value */
+	slot = cv->arg_index >= 0 ? cv->arg_index : pd->nargs;
+	return arena_printf(a, "(__fentry ? ((int64_t)((__u64 *)__ctx)[%d]) : %s)",
+			    slot, regs);
 }
 
 static void

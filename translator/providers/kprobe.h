@@ -20,6 +20,7 @@ bool kprobe_is_return(const struct derived_probe *dp);
 /* --runtime=bpf: kprobe/kretprobe programs (kprobe.c). */
 enum bpf_place kprobe_bpf_place(const struct derived_probe *dp,
 				struct arena *a, struct bpf_attach *att);
+bool kprobe_bpf_has_fentry(const struct derived_probe *dp);
 const char *kprobe_bpf_target_expr(struct arena *a,
 				   const struct derived_probe *dp,
 				   const struct context_var *cv);

@@ -45,6 +45,11 @@ struct pdata_kprobe {
 	struct context_var **params;	/* its parameters, arg_index = the
 					 * argument register */
 	int nparams;
+	int nargs;			/* the function's arguments in BTF
+					 * (fexit's $return follows them),
+					 * -1 when BTF does not describe it */
+	bool args_in_slots;		/* each of them 1-8 bytes: one u64
+					 * slot of a BPF trampoline's array */
 	const void *dwarf;		/* providers/dwarf.c's probe data
 					 * (site, variables), or NULL */
 };

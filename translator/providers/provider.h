@@ -66,6 +66,12 @@ struct bpf_attach {
 	const char *classic_section;
 	const char *classic_ctx_type;
 	const char *classic_guard;
+	/* Section "kprobe/NAME" or "kretprobe/NAME": the same probe as a
+	 * BPF trampoline ("fentry/NAME", "fexit/NAME"), whose context is
+	 * the argument array (__u64 *); bpf_target_expr then reads each
+	 * variable as `(__fentry ? from the array : from the registers)`
+	 * and user_bpf.c chooses the form at run time.  NULL: kprobe only. */
+	const char *fentry_section;
 	/* Section "perf_event": the user program opens a cpu-clock
 	 * sampling event of this period and attaches the program to it,
 	 * on every CPU (timer.profile) or on the first online CPU only
