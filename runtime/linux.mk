@@ -9,6 +9,7 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/runtime.h \
 	runtime/linux/runtime.c \
 	runtime/linux/context.h \
+	runtime/linux/preempt_enable.h \
 	runtime/linux/context.c \
 	runtime/linux/output.h \
 	runtime/linux/output.c \

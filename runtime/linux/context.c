@@ -74,6 +74,17 @@ tap_count_skip(void)
 	}
 }
 
+#ifdef CONFIG_PREEMPTION
+/* The one call to reschedule that tap_preempt_enable() shares (the
+ * kernel's own: a static call where the model is chosen at boot).  Never
+ * inlined: the runtime is one compilation unit, and an inlined copy
+ * would be a call site again. */
+noinline void
+tap_preempt_schedule(void)
+{
+	__preempt_schedule();
+}
+#endif
 
 void
 tap_report_error(struct tap_context *c)

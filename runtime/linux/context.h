@@ -22,6 +22,7 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/preempt.h>
+#include "preempt_enable.h"
 
 #include "../core/limits.h"
 #include "../core/core.h"
@@ -132,7 +133,7 @@ tap_context_enter(const struct tap_probe *probe, int want_state)
 	 */
 	if (unlikely(atomic_read(&tap_session_state) != want_state ||
 		     !tap_contexts)) {
-		preempt_enable();
+		tap_preempt_enable();
 		return NULL;
 	}
 	c = tap_contexts[smp_processor_id()];
@@ -145,7 +146,7 @@ tap_context_enter(const struct tap_probe *probe, int want_state)
 	if (unlikely(READ_ONCE(c->busy))) {
 		/* This CPU is already in a handler (an interrupt or a
 		 * probe hit inside a handler): never nest. */
-		preempt_enable();
+		tap_preempt_enable();
 		tap_count_skip();
 		tap_timing_skip(probe);
 		return NULL;
@@ -186,7 +187,7 @@ tap_context_exit(struct tap_context *c)
 	c->probe = NULL;
 	barrier();
 	WRITE_ONCE(c->busy, 0);
-	preempt_enable();
+	tap_preempt_enable();
 }
 
 /* The script's exit(): stop the session soon, from any context. */

@@ -30,6 +30,7 @@
 #include <linux/uaccess.h>
 #include "compat/compat.h"
 #include "dpath.h"
+#include "preempt_enable.h"
 
 #define TAP_DPATH_DEPTH	256	/* dentries and mounts, at most */
 
@@ -232,7 +233,7 @@ tap_dpath_init(void)
 		}
 		preempt_disable();	/* as in a handler */
 		a = tap_dpath(&p, mine, sizeof(mine));
-		preempt_enable();
+		tap_preempt_enable();
 		b = d_path(&p, theirs, sizeof(theirs));
 		path_put(&p);
 		tap_dpath_mounts_ok = !IS_ERR(a) && !IS_ERR(b) && !strcmp(a, b);

@@ -8,6 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "ksyms.h"
+#include "preempt_enable.h"
 
 static char *__tap_ksyms[TAP_MAX_KSYMS];
 static unsigned int __tap_nksyms;
@@ -83,7 +84,7 @@ tap_ksyms_module_lookup(struct module *mod, const char *name)
 			addr = kallsyms_symbol_value(&ks->symtab[i]);
 			break;
 		}
-	preempt_enable();
+	tap_preempt_enable();
 	return addr;
 #else
 	return 0;

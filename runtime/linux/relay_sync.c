@@ -19,6 +19,7 @@
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
 #include "relay_sync.h"
+#include "preempt_enable.h"
 
 struct tap_relay_cpu {
 	raw_spinlock_t lock;	/* this CPU's rchan_buf positions */
@@ -84,7 +85,7 @@ tap_relay_write_locked(struct rchan *chan, const void *data, size_t len)
 	preempt_disable();
 	cpu = smp_processor_id();
 	if (!tap_relay_lock(cpu, &flags)) {
-		preempt_enable();
+		tap_preempt_enable();
 		return false;
 	}
 	/* interrupts are off under the lock: relay_write() would save and
@@ -92,7 +93,7 @@ tap_relay_write_locked(struct rchan *chan, const void *data, size_t len)
 	__relay_write(chan, data, len);
 	tap_relay_count_record(*per_cpu_ptr(chan->buf, cpu), cpu);
 	tap_relay_unlock(cpu, flags);
-	preempt_enable();
+	tap_preempt_enable();
 	return true;
 }
 
