@@ -41,3 +41,7 @@ EXTRA_DIST += testsuite/unit/check-kbuild-replay.sh testsuite/unit/p4-check-lib.
 # TMPDIR (translator/build/build_user.c)
 TESTS += testsuite/unit/check-user-p4-scratch.sh
 EXTRA_DIST += testsuite/unit/check-user-p4-scratch.sh
+# --runtime=bpf's object: compiled once, the same bytes every time
+# (translator/build/build_bpf.c)
+TESTS += testsuite/unit/check-bpf-object-cache.sh
+EXTRA_DIST += testsuite/unit/check-bpf-object-cache.sh
