@@ -107,10 +107,14 @@ tap_bpf_twin(const char *name, const char *suffix)
  * where the handler reads nothing the event's format record lacks, a
  * classic tracepoint twin probe_N_tp on that record.  tp_btf needs the
  * kernel's BTF to describe the tracepoint (the typedef btf_trace_NAME)
- * and gives the verifier the arguments' types; where the BTF has it the
- * tp_btf twin is loaded, else the raw tracepoint, else (tap_bpf_classic,
- * set when the raw one failed) the classic one -- decided here, on the
- * running kernel.  TAPC_BPF_TRACEPOINT=raw (or `force_raw`) forces raw
+ * and gives the verifier the arguments' types; where the kernel has BTF
+ * the tp_btf twin is loaded, else the raw tracepoint, else
+ * (tap_bpf_classic, set when the raw one failed) the classic one --
+ * decided here, on the running kernel.  Whether the BTF describes this
+ * tracepoint is left to libbpf's load, which reads the BTF anyway: a
+ * load refused for want of btf_trace_NAME is retried with raw
+ * tracepoints (tap_bpf_open_and_load).  Reading the 5 MB here as well
+ * cost 10-20 ms of every start (sysfs gives it 4 KiB per read()).  TAPC_BPF_TRACEPOINT=raw (or `force_raw`) forces raw
  * tracepoints, TAPC_BPF_TRACEPOINT=classic classic ones;
  * TAPC_BPF_VERBOSE=1 reports each choice.  1 when some tp_btf program
  * was chosen, 0 if not, -1 when a probe that must be a classic
@@ -121,7 +125,7 @@ tap_bpf_choose_tracepoints(bool force_raw)
 	const char *force = getenv("TAPC_BPF_TRACEPOINT");
 	bool all_raw = force_raw || (force && strcmp(force, "raw") == 0);
 	bool all_classic = force && strcmp(force, "classic") == 0;
-	struct btf *vmlinux = btf__load_vmlinux_btf();
+	bool have_btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 	struct bpf_program *prog;
 	int any_btf = 0, err = 0;
 
@@ -132,11 +136,9 @@ tap_bpf_choose_tracepoints(bool force_raw)
 		struct bpf_program *tp = tap_bpf_twin(name, "_tp");
 		struct bpf_program *chosen = prog;
 		int k = tap_bpf_probe_of(name);
-		char type[192];
 
 		if (strncmp(sec, "raw_tp/", 7) != 0 || k < 0)
 			continue;
-		snprintf(type, sizeof(type), "btf_trace_%s", sec + 7);
 		if (all_classic || tap_bpf_classic[k]) {
 			if (!tp) {
 				fprintf(stderr, "ERROR: BPF: probe %s at %s cannot attach as a classic tracepoint: %s; use the kernel-module backend (--runtime=kernel)\n",
@@ -148,8 +150,7 @@ tap_bpf_choose_tracepoints(bool force_raw)
 				continue;
 			}
 			chosen = tp;
-		} else if (btf && vmlinux && !all_raw &&
-			   btf__find_by_name_kind(vmlinux, type, BTF_KIND_TYPEDEF) > 0) {
+		} else if (btf && have_btf && !all_raw) {
 			chosen = btf;
 			any_btf = 1;
 		}
@@ -162,7 +163,6 @@ tap_bpf_choose_tracepoints(bool force_raw)
 			fprintf(stderr, "BPF: %s attaches as %s\n", name,
 				bpf_program__section_name(chosen));
 	}
-	btf__free(vmlinux);
 	return err ? err : any_btf;
 }
 
