@@ -24,10 +24,12 @@ bench: $(BENCH_RUN)
 	done
 # tapc --runtime=bpf beside bpftrace, natively (root): ns per stat() of
 # counting sys_enter events over the untraced loop.  Prints a table.
+# Then script to first event beside bpftrace (bench/bpf-first-event).
 bench-bpf: tapc$(EXEEXT)
 	$(srcdir)/bench/bpf-vs-bpftrace
+	$(srcdir)/bench/bpf-first-event
 
 .PHONY: bench-bpf
-EXTRA_DIST += bench/bpf-vs-bpftrace
+EXTRA_DIST += bench/bpf-vs-bpftrace bench/bpf-first-event
 
 include bench/vm.mk
