@@ -114,8 +114,9 @@ tap_bpf_twin(const char *name, const char *suffix)
  * tracepoint is left to libbpf's load, which reads the BTF anyway: a
  * load refused for want of btf_trace_NAME is retried with raw
  * tracepoints (tap_bpf_open_and_load).  Reading the 5 MB here as well
- * cost 10-20 ms of every start (sysfs gives it 4 KiB per read()).  TAPC_BPF_TRACEPOINT=raw (or `force_raw`) forces raw
- * tracepoints, TAPC_BPF_TRACEPOINT=classic classic ones;
+ * cost 10-20 ms of every start (sysfs gives it 4 KiB per read()).
+ * TAPC_BPF_TRACEPOINT=raw (or `force_raw`) forces raw tracepoints,
+ * TAPC_BPF_TRACEPOINT=classic classic ones;
  * TAPC_BPF_VERBOSE=1 reports each choice.  1 when some tp_btf program
  * was chosen, 0 if not, -1 when a probe that must be a classic
  * tracepoint has no such form (reported, naming the probe and why). */

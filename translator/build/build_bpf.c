@@ -116,40 +116,31 @@ compile_bpf(struct session *s, const char *rt, const char *src,
 	return true;
 }
 
-/* Hash a file's identity (the binary a command name finds on PATH: its
- * size and time stand for its version without running it). */
+/* Hash the identity of the program a command name runs (the file found
+ * on PATH, or the path itself): its size and time stand for its version
+ * without running it. */
 static void
 hash_command(struct hash *h, const char *name)
 {
 	const char *path = getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin";
 	char file[PATH_MAX];
 	struct stat st;
+	bool found = false;
 
 	hash_str(h, name);
-	while (*path) {
+	if (strchr(name, '/'))
+		found = stat(name, &st) == 0;
+	while (!found && *path) {
 		size_t n = strcspn(path, ":");
 
 		snprintf(file, sizeof(file), "%.*s/%s", (int)n, path, name);
-		if (strchr(name, '/') ? stat(name, &st) == 0
-				      : stat(file, &st) == 0) {
-			hash_int(h, (int64_t)st.st_size);
-			hash_int(h, (int64_t)st.st_mtime);
-			return;
-		}
+		found = stat(file, &st) == 0;
 		path += n + (path[n] == ':');
 	}
-}
-
-static void
-hash_file_contents(struct hash *h, const char *path)
-{
-	size_t n = 0;
-	unsigned char *data = read_all(path, &n);
-
-	hash_str(h, path);
-	if (data)
-		hash_bytes(h, data, n);
-	free(data);
+	if (found) {
+		hash_int(h, (int64_t)st.st_size);
+		hash_int(h, (int64_t)st.st_mtime);
+	}
 }
 
 /* Where the object for this BPF C is cached ("" when caching is off). */
@@ -179,10 +170,10 @@ object_cache_dir(const char *rt, const char *bpf_c, size_t len,
 	hash_bytes(&h, bpf_c, len);
 	for (int i = 0; headers[i]; i++) {
 		snprintf(path, sizeof(path), "%s/%s", rt, headers[i]);
-		hash_file_contents(&h, path);
+		hash_file(&h, path);
 	}
 	for (int i = 0; system_headers[i]; i++)
-		hash_file_contents(&h, system_headers[i]);
+		hash_file(&h, system_headers[i]);
 	hash_hex(&h, hex);
 	snprintf(out, size, "%s/bpf/%s", paths_cache_dir(), hex);
 }

@@ -99,21 +99,6 @@ static const char *const build_runtime_files[] = {
 	NULL
 };
 
-static void
-build_hash_file(struct hash *h, const char *path)
-{
-	char buf[8192];
-	size_t n;
-	FILE *f = fopen(path, "r");
-
-	hash_str(h, path);
-	if (!f)
-		return;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		hash_bytes(h, buf, n);
-	fclose(f);
-}
-
 /* Where the program for this C text would be cached. */
 static void
 build_cache_path(const char *rt, const char *text, size_t len,
@@ -129,7 +114,7 @@ build_cache_path(const char *rt, const char *text, size_t len,
 	hash_bytes(&h, text, len);
 	for (i = 0; build_runtime_files[i]; i++) {
 		snprintf(path, sizeof(path), "%s/%s", rt, build_runtime_files[i]);
-		build_hash_file(&h, path);
+		hash_file(&h, path);
 	}
 	hash_hex(&h, hex);
 	if (paths_cache_dir())

@@ -43,28 +43,6 @@
 #include "translator/sema/sema.h"
 #include "translator/driver/spawn.h"
 
-/* A file's bytes, not its name (a build directory's is new each time). */
-static void
-hash_contents(struct hash *h, const char *path)
-{
-	char buf[65536];
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	if (!f)
-		return;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		hash_bytes(h, buf, n);
-	fclose(f);
-}
-
-static void
-hash_file(struct hash *h, const char *path)
-{
-	hash_str(h, path);
-	hash_contents(h, path);
-}
-
 /* Every runtime source, in name order, so that an edited runtime makes a
  * new module. */
 static void

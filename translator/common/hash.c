@@ -32,6 +32,27 @@ hash_int(struct hash *h, int64_t v)
 }
 
 void
+hash_contents(struct hash *h, const char *path)
+{
+	char buf[65536];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		hash_bytes(h, buf, n);
+	fclose(f);
+}
+
+void
+hash_file(struct hash *h, const char *path)
+{
+	hash_str(h, path);
+	hash_contents(h, path);
+}
+
+void
 hash_hex(const struct hash *h, char out[HASH_HEX_SIZE])
 {
 	struct sha256_ctx copy = h->sha;	/* sha256_digest resets it */

@@ -24,6 +24,11 @@ void hash_init(struct hash *h);
 void hash_bytes(struct hash *h, const void *data, size_t len);
 void hash_str(struct hash *h, const char *s);	/* with its terminator */
 void hash_int(struct hash *h, int64_t v);
+/* A file's bytes, not its name (a build directory's is new each time);
+ * nothing when it cannot be read. */
+void hash_contents(struct hash *h, const char *path);
+/* A file's name, then its bytes. */
+void hash_file(struct hash *h, const char *path);
 /* The digest so far as HASH_HEX_LEN hex digits; `h` may go on. */
 void hash_hex(const struct hash *h, char out[HASH_HEX_SIZE]);
 
