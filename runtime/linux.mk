@@ -47,6 +47,13 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/uret.c \
 	runtime/linux/ustack.h \
 	runtime/linux/ustack.c \
+	runtime/linux/regex.h \
+	runtime/linux/regex.c \
+	runtime/linux/tapset_backtrace.h \
+	runtime/linux/tapset_kread.h \
+	runtime/linux/tapset_memory.h \
+	runtime/linux/tapset_sysfmt.c \
+	runtime/linux/tapset_task.h \
 	runtime/linux/compat/compat_uprobe.h \
 	runtime/linux/compat/tests/uprobe_register_ptr.c \
 	runtime/linux/compat/tests/uprobe_unregister_nosync.c \

@@ -45,3 +45,8 @@ EXTRA_DIST += testsuite/unit/check-user-p4-scratch.sh
 # (translator/build/build_bpf.c)
 TESTS += testsuite/unit/check-bpf-object-cache.sh
 EXTRA_DIST += testsuite/unit/check-bpf-object-cache.sh
+
+# every file of runtime/ and tapsets/ is installed: an installed tapc
+# builds from $(pkgdatadir), not from the source tree
+TESTS += testsuite/unit/check-install-lists.sh
+EXTRA_DIST += testsuite/unit/check-install-lists.sh
