@@ -707,14 +707,30 @@ stop_all(struct remote_host *hosts, int n, int requests)
 	}
 }
 
+/* A stop asked for before the run began (during the probes, builds or
+ * copies): the hosts not failed yet are not run, and what was copied
+ * there is removed.  True if so. */
+static bool
+stopped_before_run(struct session *s, struct remote_host *hosts, int n)
+{
+	if (!stop_requests)
+		return false;
+	for (int i = 0; i < n; i++) {
+		struct remote_host *h = &hosts[i];
+		if (h->failure)
+			continue;
+		if (h->dir)
+			remove_remote_dir(s, h);
+		h->failure = "not run: tapc was stopped (SIGINT or SIGTERM) before the run began";
+	}
+	return true;
+}
+
 static void
 run_all(struct session *s, struct remote_host *hosts, int n)
 {
-	struct sigaction act = { .sa_handler = on_stop_signal }, old_int, old_term;
 	int seen_requests = 0;
 
-	sigaction(SIGINT, &act, &old_int);
-	sigaction(SIGTERM, &act, &old_term);
 	for (int i = 0; i < n; i++) {
 		struct remote_host *h = &hosts[i];
 		h->in_fd = h->out_fd = h->err_fd = -1;
@@ -784,8 +800,6 @@ run_all(struct session *s, struct remote_host *hosts, int n)
 		h->status = WIFEXITED(status) ? WEXITSTATUS(status)
 					      : 128 + WTERMSIG(status);
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -911,8 +925,18 @@ remote_run(struct session *s, int argc, char **argv)
 {
 	int n = s->opts.nremotes;
 	struct remote_host *hosts = arena_alloc(s->arena, sizeof(*hosts) * (size_t)n);
+	/* SA_RESTART: the children's pipes are read with stdio; poll()
+	 * in run_all() still returns EINTR, which is what wakes it */
+	struct sigaction act = { .sa_handler = on_stop_signal, .sa_flags = SA_RESTART },
+			 old_int, old_term;
+	bool ran = false;
 	int status = 0;
 
+	/* From the start, not only while the hosts run: a SIGINT or SIGTERM
+	 * during the builds or copies must still stop everything (and a
+	 * shell's background job has SIGINT ignored until this). */
+	sigaction(SIGINT, &act, &old_int);
+	sigaction(SIGTERM, &act, &old_term);
 	memset(hosts, 0, sizeof(*hosts) * (size_t)n);
 	for (int i = 0; i < n; i++) {
 		hosts[i].index = i;
@@ -944,12 +968,16 @@ remote_run(struct session *s, int argc, char **argv)
 				printf("%s: %s\n", hosts[i].url, hosts[i].ko);
 		if (end_program)
 			printf("--remote-merge end probes: %s\n", end_program);
-	} else if (!s->opts.remote_merge || end_program) {
+	} else if ((!s->opts.remote_merge || end_program) &&
+		   !stopped_before_run(s, hosts, n)) {
 		for_each_host_at_once(s, hosts, n, copy_to);
-		run_all(s, hosts, n);
+		if (!stopped_before_run(s, hosts, n)) {
+			run_all(s, hosts, n);
+			ran = true;
+		}
 	}
 	fflush(stdout);
-	if (end_program && s->opts.last_pass == 5) {
+	if (end_program && ran) {
 		double t0 = now_ms();
 		for (int i = 0; i < n; i++)
 			if (hosts[i].merge_f) {
@@ -966,6 +994,8 @@ remote_run(struct session *s, int argc, char **argv)
 	}
 	if (end_program && s->opts.last_pass == 5)
 		remove_end_program(s, end_program);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 	for (int i = 0; i < n; i++) {
 		struct remote_host *h = &hosts[i];
 		if (h->failure) {
