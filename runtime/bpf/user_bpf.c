@@ -696,6 +696,7 @@ tap_bpf_try_classic(int k, struct bpf_program *prog, const char *what,
  * form).  0 or -1 (reported). */
 static bool tap_bpf_force_raw;	/* tp_btf failed: raw tracepoints */
 static bool tap_bpf_force_kprobe;	/* fentry failed: kprobes */
+static int tap_bpf_fentry_errno;	/* why, for the final refusal */
 
 static int
 tap_bpf_open_and_load(void)
@@ -724,6 +725,7 @@ tap_bpf_open_and_load(void)
 				fprintf(stderr, "BPF: fentry/fexit refused (%s); kprobes instead\n",
 					strerror(-err));
 			tap_bpf_force_kprobe = true;
+			tap_bpf_fentry_errno = -err;
 		} else if (chose > 0) {
 			if (tap_bpf_verbose)
 				fprintf(stderr, "BPF: tp_btf refused (%s); raw tracepoints instead\n",
@@ -875,6 +877,7 @@ tap_bpf_retry_attach(int k, struct bpf_program *prog, int err)
 			fprintf(stderr, "BPF: %s could not be attached (%s); kprobes instead\n",
 				sec, strerror(err));
 		tap_bpf_force_kprobe = true;
+		tap_bpf_fentry_errno = err;
 		return true;
 	}
 	if (strncmp(bpf_program__section_name(prog), "tp_btf/", 7) == 0 &&
@@ -886,6 +889,40 @@ tap_bpf_retry_attach(int k, struct bpf_program *prog, int err)
 		return true;
 	}
 	return tap_bpf_try_classic(k, prog, "could not be attached", err);
+}
+
+/* Whether the kernel has kprobes at all: libbpf attaches them through
+ * the kprobe event source, or else tracefs's kprobe_events. */
+static bool
+tap_bpf_kernel_has_kprobes(void)
+{
+	return access("/sys/bus/event_source/devices/kprobe", F_OK) == 0 ||
+	       access("/sys/kernel/tracing/kprobe_events", F_OK) == 0 ||
+	       access("/sys/kernel/debug/tracing/kprobe_events", F_OK) == 0;
+}
+
+/* Say why probe k's program `prog` cannot be attached (errno `err`),
+ * and what works instead.  On a kernel without kprobes, a kernel
+ * function can be probed only by a trampoline, and the module backend
+ * needs kprobes too: tracepoints are the way left. */
+static void
+tap_bpf_refuse_attach(int k, struct bpf_program *prog, int err)
+{
+	const char *sec = bpf_program__section_name(prog);
+	const char *probe = k >= 0 ? tap_bpf_probe_names[k].probe : bpf_program__name(prog);
+	const char *where = k >= 0 ? tap_bpf_probe_names[k].where : "?";
+
+	if ((strncmp(sec, "kprobe/", 7) == 0 || strncmp(sec, "kretprobe/", 10) == 0) &&
+	    !tap_bpf_kernel_has_kprobes()) {
+		fprintf(stderr, "ERROR: BPF: cannot attach probe %s at %s: this kernel has no kprobes (no kprobe event source, no kprobe_events), and its fentry/fexit trampolines %s%s%s; kernel functions cannot be probed here, by BPF or by a module -- probe a tracepoint instead (kernel.trace(\"NAME\"), syscall.NAME)\n",
+			probe, where,
+			tap_bpf_fentry_errno ? "were refused (" : "were not tried (TAPC_BPF_KFUNC=kprobe",
+			tap_bpf_fentry_errno ? strerror(tap_bpf_fentry_errno) : "",
+			")");
+		return;
+	}
+	fprintf(stderr, "ERROR: BPF: cannot attach probe %s at %s (%s): %s; this kernel may lack it -- the kernel-module backend (--runtime=kernel) may work where BPF cannot\n",
+		probe, where, sec, strerror(err));
 }
 
 /* After the begin probes, before -c's command runs: push the scalars,
@@ -928,10 +965,7 @@ again:
 			tap_bpf_load_status = tap_bpf_open_and_load();
 			goto again;
 		}
-		fprintf(stderr, "ERROR: BPF: cannot attach probe %s at %s (%s): %s; this kernel may lack it -- the kernel-module backend (--runtime=kernel) may work where BPF cannot\n",
-			k >= 0 ? tap_bpf_probe_names[k].probe : bpf_program__name(prog),
-			k >= 0 ? tap_bpf_probe_names[k].where : "?",
-			bpf_program__section_name(prog), strerror(err));
+		tap_bpf_refuse_attach(k, prog, err);
 		return -1;
 	}
 #ifdef TAP_BPF_HOLD_READER

@@ -35,6 +35,7 @@ TAP_BPF_TESTS = \
 	hist \
 	hist-linear \
 	hz \
+	kfunc-refused \
 	ktime \
 	mapfull \
 	maxerrors \
