@@ -158,6 +158,18 @@ tap_gettimeofday_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* CLOCK_MONOTONIC, the clock of ktime_get_ns() in BPF handlers
+ * (bpf_ktime_get_ns()): the BPF backend's begin/end probes read it for
+ * ktime_get_ns() (translator/codegen/bpf_pass.c's user twins). */
+int64_t
+tap_monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 int64_t
 tap_pid(void)
 {

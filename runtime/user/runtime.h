@@ -160,6 +160,7 @@ extern uint64_t tap_output_cut_count;
 
 /* Script-visible facts the tapset builtins read. */
 int64_t tap_gettimeofday_ns(void);
+int64_t tap_monotonic_ns(void);
 int64_t tap_pid(void);
 int64_t tap_tid(void);
 const char *tap_execname(void);

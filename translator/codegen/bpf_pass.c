@@ -76,6 +76,36 @@ is_kernel_c(const struct function_sym *fn)
 	return !src || !src->text || strstr(src->text, "runtime == \"kernel\"");
 }
 
+/* Kernel-C library functions whose value the user half gives by its own
+ * C: the clocks BPF handlers read (bpf_expr.c), so that a time taken in
+ * a begin or timer probe and one taken in a handler can be subtracted.
+ * ktime_get_ns() is CLOCK_MONOTONIC on both sides (bpf_ktime_get_ns()). */
+static const struct user_twin {
+	const char *name;
+	const char *user_c;
+} user_twins[] = {
+	{ "ktime_get_ns", "STAP_RETVALUE = tap_monotonic_ns();" },
+};
+
+static const char *
+user_twin_of(const struct function_sym *fn)
+{
+	for (size_t i = 0; i < sizeof(user_twins) / sizeof(user_twins[0]); i++)
+		if (strcmp(fn->name, user_twins[i].name) == 0)
+			return user_twins[i].user_c;
+	return NULL;
+}
+
+/* The kernel C of the first n reached functions that lent theirs to
+ * a user twin, back in place. */
+static void
+give_back_kernel_c(struct reach *r, const char **kernel_c, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (kernel_c[i])
+			r->v[i]->decl->u.function.embedded = kernel_c[i];
+}
+
 /* The user target's C for the user-space probes only. */
 static bool
 translate_user_half(struct session *s, const struct bpf_split *sp,
@@ -95,14 +125,25 @@ translate_user_half(struct session *s, const struct bpf_split *sp,
 	}
 	/* The library is elaborated for the kernel (runtime == "kernel"):
 	 * embedded C from a file with a kernel flavour is kernel C, which
-	 * the user program cannot compile. */
-	for (int i = 0; i < r.n; i++)
-		if (is_kernel_c(r.v[i])) {
-			diag_error(&s->diag, r.site[i]->loc, "E_BPF_UNSUPPORTED",
-				   "%s() is kernel C (the kernel-module library's), which the user-space half of the BPF backend (--runtime=bpf) cannot run; use the kernel-module backend (--runtime=kernel) or --target=user",
-				   r.v[i]->name);
-			return false;
+	 * the user program cannot compile, unless it has a user twin. */
+	const char **kernel_c = arena_alloc(s->arena, sizeof(*kernel_c) * (size_t)(r.n + 1));
+	for (int i = 0; i < r.n; i++) {
+		kernel_c[i] = NULL;
+		if (!is_kernel_c(r.v[i]))
+			continue;
+		const char *twin = user_twin_of(r.v[i]);
+		if (twin) {
+			/* lent for this translation, given back below */
+			kernel_c[i] = r.v[i]->decl->u.function.embedded;
+			r.v[i]->decl->u.function.embedded = twin;
+			continue;
 		}
+		diag_error(&s->diag, r.site[i]->loc, "E_BPF_UNSUPPORTED",
+			   "%s() is kernel C (the kernel-module library's), which the user-space half of the BPF backend (--runtime=bpf) cannot run; use the kernel-module backend (--runtime=kernel) or --target=user",
+			   r.v[i]->name);
+		give_back_kernel_c(&r, kernel_c, i);
+		return false;
+	}
 	/* keep the program's order of functions */
 	struct function_sym **fns = arena_alloc(s->arena, sizeof(*fns) * (size_t)(p->nfunctions + 1));
 	int nfns = 0;
@@ -123,6 +164,7 @@ translate_user_half(struct session *s, const struct bpf_split *sp,
 		fclose(f);
 	s->opts.target = target;
 	*p = saved;
+	give_back_kernel_c(&r, kernel_c, r.n);
 	return ok;
 }
 
