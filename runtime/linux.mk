@@ -49,6 +49,7 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/ustack.c \
 	runtime/linux/regex.h \
 	runtime/linux/regex.c \
+	runtime/linux/stack_text.h \
 	runtime/linux/tapset_backtrace.h \
 	runtime/linux/tapset_kread.h \
 	runtime/linux/tapset_memory.h \

@@ -10,6 +10,7 @@
 
 #include <linux/stacktrace.h>
 #include <linux/module.h>
+#include "stack_text.h"
 
 #define TAP_BT_FRAMES	20
 
