@@ -15,6 +15,7 @@
 #include "translator/debuginfo/zfile.h"
 
 #include <check.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -412,6 +413,38 @@ START_TEST(not_btf_is_refused)
 }
 END_TEST
 
+/* A plain BTF file is mapped, not read (btf_load_raw): the same types as
+ * from its bytes; and a plain file that is not BTF is refused by name. */
+START_TEST(raw_file_mapped)
+{
+	unsigned char buf[4096];
+	size_t n = build_sample(buf);
+	char err[BTF_ERRLEN] = "", path[] = "/tmp/test_btf_raw.XXXXXX";
+	int fd = mkstemp(path);
+	struct btf *from_file;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, buf, n), (ssize_t)n);
+	close(fd);
+	from_file = btf_load_raw(path, err, sizeof(err));
+	ck_assert_msg(from_file != NULL, "%s", err);
+	ck_assert_uint_ne(btf_find(from_file, "outer", BTF_KIND_STRUCT), BTF_NONE);
+	ck_assert_uint_eq(btf_find(from_file, "outer", BTF_KIND_STRUCT),
+			  btf_find(sample, "outer", BTF_KIND_STRUCT));
+	ck_assert_uint_eq(btf_find(from_file, "f", BTF_KIND_FUNC),
+			  btf_find(sample, "f", BTF_KIND_FUNC));
+	btf_free(from_file);
+
+	fd = open(path, O_WRONLY | O_TRUNC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "this is not BTF at all, but plain", 33), 33);
+	close(fd);
+	ck_assert_ptr_null(btf_load_raw(path, err, sizeof(err)));
+	ck_assert_msg(strstr(err, path) && strstr(err, "not valid BTF"), "%s", err);
+	unlink(path);
+}
+END_TEST
+
 /* ---- the installed kernel ------------------------------------------------ */
 
 static char *installed_release;	/* first /boot/vmlinuz-*, or NULL */
@@ -615,6 +648,7 @@ btf_suite(void)
 	tcase_add_test(tc, sample_ints_and_strings);
 	tcase_add_test(tc, sample_cycles_terminate);
 	tcase_add_test(tc, split_btf);
+	tcase_add_test(tc, raw_file_mapped);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("robustness");

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- libbpf's messages -------------------------------------------------- */
@@ -202,18 +203,19 @@ btf_check_refs(const struct btf *btf, const char *source, char *err,
 
 /* ---- handles ------------------------------------------------------------ */
 
-struct btf *
-btf_from_owned(char *data, size_t size, struct btf *base,
-	       const char *source, char *err, size_t errlen)
+/* A handle on BTF that `data` holds; libbpf copies it, so the caller
+ * keeps (and frees or unmaps) `data`. */
+static struct btf *
+btf_from_borrowed(const char *data, size_t size, struct btf *base,
+		  const char *source, char *err, size_t errlen)
 {
 	struct btf *btf = btf_libbpf_new(data, size, base);
 
-	if (!btf)
+	if (!btf) {
 		errbuf_printf(err, errlen, "%s: not valid BTF: %s", source,
 			      btf_libbpf_message(errno));
-	free(data);
-	if (!btf)
 		return NULL;
+	}
 	if (!btf_check_refs(btf, source, err, errlen)) {
 		btf__free(btf);
 		return NULL;
@@ -223,6 +225,16 @@ btf_from_owned(char *data, size_t size, struct btf *base,
 		btf__free(btf);
 		return NULL;
 	}
+	return btf;
+}
+
+struct btf *
+btf_from_owned(char *data, size_t size, struct btf *base,
+	       const char *source, char *err, size_t errlen)
+{
+	struct btf *btf = btf_from_borrowed(data, size, base, source, err, errlen);
+
+	free(data);
 	return btf;
 }
 
@@ -255,12 +267,52 @@ btf_load_mem(const void *data, size_t size, char *err, size_t errlen)
 	return btf_load_split_mem(data, size, NULL, err, errlen);
 }
 
+/*
+ * Uncompressed BTF in a file of known size, mapped rather than read:
+ * the running kernel's /sys/kernel/btf/vmlinux (5 MB) is read 4 KiB a
+ * call, ~1,300 reads into a buffer that grows, which with libbpf's own
+ * copy was most of pass 2 on a small script.  Linux 6.16+ maps it; on
+ * older kernels (and for compressed files) NULL with *tried false, and
+ * the caller reads the file.
+ */
+static struct btf *
+btf_load_mapped(const char *path, bool *tried, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct btf *btf = NULL;
+	struct stat st;
+	void *map;
+
+	*tried = false;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 4 ||
+	    (uint64_t)st.st_size > UINT32_MAX) {
+		close(fd);
+		return NULL;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return NULL;
+	if (zfile_format(map, (size_t)st.st_size) == ZFILE_PLAIN) {
+		*tried = true;
+		btf = btf_from_borrowed(map, (size_t)st.st_size, NULL, path, err, errlen);
+	}
+	munmap(map, (size_t)st.st_size);
+	return btf;
+}
+
 struct btf *
 btf_load_raw(const char *path, char *err, size_t errlen)
 {
 	char *data;
 	size_t size;
+	bool mapped;
+	struct btf *btf = btf_load_mapped(path, &mapped, err, errlen);
 
+	if (mapped)
+		return btf;
 	if (!zfile_read(path, &data, &size, err, errlen))
 		return NULL;
 	return btf_from_owned(data, size, NULL, path, err, errlen);
