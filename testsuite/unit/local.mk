@@ -50,3 +50,7 @@ EXTRA_DIST += testsuite/unit/check-bpf-object-cache.sh
 # builds from $(pkgdatadir), not from the source tree
 TESTS += testsuite/unit/check-install-lists.sh
 EXTRA_DIST += testsuite/unit/check-install-lists.sh
+
+# a tapset library directory that cannot be read stops tapc at once
+TESTS += testsuite/unit/check-library-dir.sh
+EXTRA_DIST += testsuite/unit/check-library-dir.sh

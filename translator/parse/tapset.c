@@ -11,6 +11,7 @@
 #include "translator/parse/tapset.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,11 +101,38 @@ load_macro_file(struct session *s, const char *path)
 		parse_source_with(s, src, s->macros, true);
 }
 
+/* Without its library directory every script would fail later, far
+ * from the cause ("unknown probe point syscall.openat"), or a script
+ * that needs no library would run as if nothing were wrong: say so. */
+static bool
+library_dir_readable(struct session *s)
+{
+	const char *dir = tapset_default_dir(s);
+	DIR *d = opendir(dir);
+	const char *from;
+
+	if (d) {
+		closedir(d);
+		return true;
+	}
+	if (getenv("TAPC_TAPSET_DIR") && *getenv("TAPC_TAPSET_DIR"))
+		from = "TAPC_TAPSET_DIR names it";
+	else if (getenv("SYSTEMTAP_TAPSET") && *getenv("SYSTEMTAP_TAPSET"))
+		from = "SYSTEMTAP_TAPSET names it";
+	else
+		from = "tapc was installed with it: install tapc again, or set TAPC_TAPSET_DIR";
+	diag_fatal_noloc(&s->diag, "cannot read the tapset library directory %s: %s (%s)",
+			 dir, strerror(errno), from);
+	return false;
+}
+
 bool
 tapset_load_macros(struct session *s)
 {
 	int errors = s->diag.errors;
 
+	if (!library_dir_readable(s))
+		return false;
 	if (!s->macros)
 		s->macros = preproc_macro_table_new(s);
 	each_library_file(s, ".stpm", load_macro_file);
