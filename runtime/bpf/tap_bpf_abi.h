@@ -77,8 +77,16 @@ struct tap_bpf_strval {
 	char s[TAP_BPF_STRLEN];
 };
 
+/* Loop rounds in one handler before the MAXACTION error: SystemTap's
+ * -D MAXACTION=N sets it here too.  The verifier walks a loop round by
+ * round, so a large bound can make a program too big to load (E2BIG,
+ * user_bpf.c says so). */
 #ifndef TAP_BPF_MAXACTION
-#define TAP_BPF_MAXACTION	1000	/* loop iterations in one handler */
+#ifdef MAXACTION
+#define TAP_BPF_MAXACTION	MAXACTION
+#else
+#define TAP_BPF_MAXACTION	1000
+#endif
 #endif
 
 /* user_string_quoted(): the state decides how user space renders it. */

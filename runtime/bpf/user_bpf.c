@@ -646,6 +646,15 @@ tap_bpf_report_refusal(int err)
 {
 	int k = tap_bpf_probe_of(tap_bpf_failed_prog);
 
+	if (err == -E2BIG) {
+		/* the verifier's 1M-instruction walk: loops are walked
+		 * round by round, up to TAP_BPF_MAXACTION rounds */
+		fprintf(stderr, "ERROR: BPF: the program of probe %s at %s is larger than the kernel's verifier takes (it walks 1M instructions at most, each round of a loop anew, up to MAXACTION=%d rounds); lower -D MAXACTION, shorten the loops or the handler, or use the kernel-module backend (--runtime=kernel)\n",
+			k >= 0 ? tap_bpf_probe_names[k].probe : tap_bpf_failed_prog,
+			k >= 0 ? tap_bpf_probe_names[k].where : "?",
+			(int)TAP_BPF_MAXACTION);
+		return;
+	}
 	if (k >= 0)
 		fprintf(stderr, "ERROR: BPF: the kernel refused the program of probe %s at %s (%s); run with TAPC_BPF_VERBOSE=1 for the verifier's log, or use the kernel-module backend (--runtime=kernel)\n",
 			tap_bpf_probe_names[k].probe,

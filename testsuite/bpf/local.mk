@@ -38,6 +38,8 @@ TAP_BPF_TESTS = \
 	kfunc-refused \
 	ktime \
 	mapfull \
+	maxaction-define \
+	maxaction-e2big \
 	maxerrors \
 	module-options \
 	mustshow \
