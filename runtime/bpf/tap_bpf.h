@@ -101,6 +101,20 @@ tap_count_drop(struct tap_bpf_session *ss)
 
 struct tap_bpf_rec_error;
 
+/* The flags a print record is submitted with.  By default the kernel
+ * wakes the reader for every record the reader has not caught up with,
+ * which in a steady stream is nearly every one: a wakeup costs the
+ * event more than its record.  Print records wake the reader only when
+ * TAP_BPF_WAKEUP_BYTES wait; the reader also drains the ring every
+ * TAP_BPF_READ_MS on its own (user_bpf.c).  Control records (exit,
+ * error) always wake it. */
+static __always_inline __u64
+tap_print_wakeup(void)
+{
+	return bpf_ringbuf_query(&tap_ringbuf, BPF_RB_AVAIL_DATA) >= TAP_BPF_WAKEUP_BYTES ?
+		BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
 /* A control record (exit, error) on the ring buffer. */
 static __always_inline void
 tap_control(struct tap_bpf_session *ss, __u32 type, __u32 id)
@@ -116,7 +130,7 @@ tap_control(struct tap_bpf_session *ss, __u32 type, __u32 id)
 	}
 	r->type = type;
 	r->id = id;
-	bpf_ringbuf_submit(r, 0);
+	bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
 }
 
 /* exit(): user space stops the session when the record arrives; until
@@ -151,7 +165,7 @@ tap_error_at(struct tap_bpf_session *ss, __u32 id, uint64_t addr)
 	r->h.type = TAP_BPF_REC_ERROR;
 	r->h.id = id;
 	r->addr = addr;
-	bpf_ringbuf_submit(r, 0);
+	bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
 }
 
 static __always_inline void

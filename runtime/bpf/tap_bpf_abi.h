@@ -18,6 +18,14 @@
 #ifndef TAP_BPF_RINGBUF_BYTES
 #define TAP_BPF_RINGBUF_BYTES	(4 << 20)
 #endif
+/* Print records wake the reader once this much waits (tap_bpf.h's
+ * tap_print_wakeup); it drains the ring every TAP_BPF_READ_MS anyway. */
+#ifndef TAP_BPF_WAKEUP_BYTES
+#define TAP_BPF_WAKEUP_BYTES	(TAP_BPF_RINGBUF_BYTES / 8)
+#endif
+#ifndef TAP_BPF_READ_MS
+#define TAP_BPF_READ_MS		20
+#endif
 
 #define TAP_BPF_EFULL		1	/* a map had no room for a new key */
 

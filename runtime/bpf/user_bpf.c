@@ -179,11 +179,22 @@ tap_bpf_map_fd(const char *name)
 
 static pthread_mutex_t tap_bpf_out_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* A record's text, buffered: the reader flushes once it has drained
+ * the ring buffer (tap_bpf_flush), not once a line -- a write() per
+ * printf made the reader slower than one CPU's stat() loop, and
+ * records were lost. */
 static void
 tap_bpf_write(const char *data, size_t len)
 {
 	pthread_mutex_lock(&tap_bpf_out_lock);
 	fwrite(data, 1, len, tap_out_file);
+	pthread_mutex_unlock(&tap_bpf_out_lock);
+}
+
+static void
+tap_bpf_flush(void)
+{
+	pthread_mutex_lock(&tap_bpf_out_lock);
 	fflush(tap_out_file);
 	pthread_mutex_unlock(&tap_bpf_out_lock);
 }
@@ -307,9 +318,18 @@ static void *
 tap_bpf_read_loop(void *arg)
 {
 	(void)arg;
-	while (!tap_bpf_reader_stop)
-		if (ring_buffer__poll(tap_bpf_rb, 50) < 0 && errno != EINTR)
+	while (!tap_bpf_reader_stop) {
+		/* print records seldom wake us (tap_print_wakeup): drain
+		 * the ring after each wait, woken or not */
+		int n = ring_buffer__poll(tap_bpf_rb, TAP_BPF_READ_MS);
+
+		if (n == 0)
+			n = ring_buffer__consume(tap_bpf_rb);
+		if (n > 0)
+			tap_bpf_flush();
+		else if (n < 0 && errno != EINTR)
 			break;
+	}
 	return NULL;
 }
 
@@ -1013,6 +1033,7 @@ tap_bpf_stop(void)
 	}
 	if (tap_bpf_rb) {
 		ring_buffer__consume(tap_bpf_rb);
+		tap_bpf_flush();
 		ring_buffer__free(tap_bpf_rb);
 		tap_bpf_rb = NULL;
 	}

@@ -516,7 +516,7 @@ emit_print(struct bpf_cg *b, struct node *n, const char *fmt, bool newline,
 		else
 			bpf_line(b, "__builtin_memcpy(&r->a%d, &%s, sizeof(r->a%d));", i, vals[i], i);
 	}
-	bpf_line(b, "bpf_ringbuf_submit(r, 0);");
+	bpf_line(b, "bpf_ringbuf_submit(r, tap_print_wakeup());");
 	b->indent--;
 	bpf_line(b, "}");
 	b->indent--;
