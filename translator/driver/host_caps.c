@@ -377,6 +377,11 @@ host_caps_probe(struct host_caps *hc, const char *root)
 			answer(hc, c, false, "not probed (a fixture root)");
 	else
 		probe_bpf(hc);
+	/* bpf.kprobe is the program type, as bpftool probes it: say that
+	 * such a program has nothing to attach to here */
+	if (hc->cap[HOST_CAP_BPF_KPROBE].yes && !hc->cap[HOST_CAP_KPROBES].yes)
+		answer(hc, HOST_CAP_BPF_KPROBE, true,
+		       "the program type loads, but without kprobes (above) it cannot be attached");
 }
 
 const char *
