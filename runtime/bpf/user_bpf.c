@@ -62,7 +62,8 @@ tap_bpf_libbpf_log(enum libbpf_print_level level, const char *fmt,
 		return 0;
 	if (!tap_bpf_verbose)
 		return 0;
-	return fputs(line, stderr);
+	/* not `line`: the verifier's log comes as one string of any size */
+	return vfprintf(stderr, fmt, ap);
 }
 
 /* The script's probe behind a BPF program's name. */
