@@ -400,31 +400,40 @@ tap_sdiv(long long a, long long b)
 	return a < 0 ? -(long long)q : (long long)q;
 }
 
-/* s <<< v for a statistic @variance reads: runtime/core/stat.c's
- * Welford update on v scaled by 2^shift, in its integer rounding (the
- * arithmetic wraps, as tap_add/tap_mul do there). */
+/* runtime/core/stat.c's Welford update on v scaled by 2^shift, in its
+ * integer rounding (the arithmetic wraps, as tap_add/tap_mul do there);
+ * `count` is the accumulator's, v already counted. */
+static __always_inline void
+tap_welford_update(struct tap_bpf_welford *w, long long count, int64_t v,
+		   int shift)
+{
+	long long vs = (long long)((unsigned long long)v << shift), delta;
+
+	if (count == 1) {
+		w->avg_s = vs;
+		w->m2 = 0;
+		return;
+	}
+	delta = (long long)((unsigned long long)vs - (unsigned long long)w->avg_s);
+	w->avg_s = (long long)((unsigned long long)w->avg_s +
+			       (unsigned long long)tap_sdiv(delta, count));
+	w->m2 = (long long)((unsigned long long)w->m2 +
+			    (unsigned long long)delta *
+			    ((unsigned long long)vs - (unsigned long long)w->avg_s));
+	w->variance_s = tap_sdiv(w->m2, count - 1);
+}
+
+/* s <<< v for a statistic @variance reads and no histogram prints. */
 static __always_inline int
 tap_stat_add_var(void *map, const void *key, int64_t v, int shift)
 {
 	static const struct tap_bpf_stat_var zero;
 	struct tap_bpf_stat_var *st = tap_stat_slot(map, key, &zero);
-	long long vs = (long long)((unsigned long long)v << shift), delta;
 
 	if (!st)
 		return TAP_BPF_EFULL;
 	tap_stat_update((struct tap_bpf_stat *)st, v);
-	if (st->count == 1) {
-		st->avg_s = vs;
-		st->m2 = 0;
-		return 0;
-	}
-	delta = (long long)((unsigned long long)vs - (unsigned long long)st->avg_s);
-	st->avg_s = (long long)((unsigned long long)st->avg_s +
-				(unsigned long long)tap_sdiv(delta, st->count));
-	st->m2 = (long long)((unsigned long long)st->m2 +
-			     (unsigned long long)delta *
-			     ((unsigned long long)vs - (unsigned long long)st->avg_s));
-	st->variance_s = tap_sdiv(st->m2, st->count - 1);
+	tap_welford_update((struct tap_bpf_welford *)&st->avg_s, st->count, v, shift);
 	return 0;
 }
 

@@ -80,6 +80,13 @@ struct tap_bpf_stat_var {
 	long long avg_s, m2, variance_s;
 };
 
+/* The same Welford state after a histogram's buckets, for a statistic
+ * that @variance reads and a histogram prints ('h' and 'n' maps: the
+ * accumulator's last bytes). */
+struct tap_bpf_welford {
+	long long avg_s, m2, variance_s;
+};
+
 /* A string array's value. */
 struct tap_bpf_strval {
 	char s[TAP_BPF_STRLEN];

@@ -347,33 +347,35 @@ tap_bpf_session_read(void)
 	return ss;
 }
 
-/* CPU i's accumulator in a 'V' statistic's per-CPU value, as
- * runtime/core's data (no buckets). */
+/* CPU i's accumulator (`size` bytes each, its Welford state at byte
+ * `welford`) as runtime/core's data (no buckets). */
 static void
-tap_bpf_var_part(const char *cpus, int i, struct tap_stat_data *part)
+tap_bpf_var_part(const char *cpus, size_t size, size_t welford, int i,
+		 struct tap_stat_data *part)
 {
-	const struct tap_bpf_stat_var *c =
-		(const void *)(cpus + (size_t)i * sizeof(*c));
+	const char *c = cpus + (size_t)i * size;
+	const struct tap_bpf_stat *st = (const void *)c;
+	const struct tap_bpf_welford *w = (const void *)(c + welford);
 
 	memset(part, 0, sizeof(*part));
-	part->count = c->count;
-	part->sum = c->sum;
-	part->min = c->min;
-	part->max = c->max;
-	part->avg_s = c->avg_s;
-	part->variance_s = c->variance_s;
+	part->count = st->count;
+	part->sum = st->sum;
+	part->min = st->min;
+	part->max = st->max;
+	part->avg_s = w->avg_s;
+	part->variance_s = w->variance_s;
 }
 
-/* Every CPU's Welford state (struct tap_bpf_stat_var each) merged into
- * sd as runtime/core merges its per-CPU slots, so that @variance is what
- * the module backend gives: a scalar's around the overall mean, an array
- * element's CPU after CPU (`pairwise`; stat.h says why they differ).  sd
- * then holds the merged mean and variance, which runtime/core's merge of
- * sd alone keeps as they are. */
+/* Every CPU's Welford state merged into sd as runtime/core merges its
+ * per-CPU slots, so that @variance is what the module backend gives: a
+ * scalar's around the overall mean, an array element's CPU after CPU
+ * (`pairwise`; stat.h says why they differ).  sd then holds the merged
+ * mean and variance, which runtime/core's merge of sd alone keeps as
+ * they are. */
 static void
 tap_bpf_merge_variance(struct tap_stat_data *sd,
 		       const struct tap_stat_desc *d, const char *cpus,
-		       bool pairwise)
+		       size_t size, size_t welford, bool pairwise)
 {
 	struct tap_stat_desc plain = *d;	/* no buckets in agg, part */
 	struct tap_stat_data agg, part;
@@ -386,7 +388,7 @@ tap_bpf_merge_variance(struct tap_stat_data *sd,
 	if (pairwise) {
 		memset(&acc, 0, sizeof(acc));
 		for (i = 0; i < tap_bpf_ncpus; i++) {
-			tap_bpf_var_part(cpus, i, &part);
+			tap_bpf_var_part(cpus, size, welford, i, &part);
 			__tap_stat_pair_step(d, &acc, &part);
 		}
 		__tap_stat_pair_finish(d, &acc, sd);
@@ -394,12 +396,12 @@ tap_bpf_merge_variance(struct tap_stat_data *sd,
 	}
 	memset(&agg, 0, sizeof(agg));
 	for (i = 0; i < tap_bpf_ncpus; i++) {
-		tap_bpf_var_part(cpus, i, &part);
+		tap_bpf_var_part(cpus, size, welford, i, &part);
 		__tap_stat_merge_sums(d, &agg, &part);
 	}
 	__tap_stat_merge_mean(d, &agg);
 	for (i = 0; i < tap_bpf_ncpus; i++) {
-		tap_bpf_var_part(cpus, i, &part);
+		tap_bpf_var_part(cpus, size, welford, i, &part);
 		__tap_stat_merge_spread(&agg, &part);
 	}
 	__tap_stat_merge_end(d, &agg);
@@ -408,14 +410,30 @@ tap_bpf_merge_variance(struct tap_stat_data *sd,
 	sd->m2 = agg.m2;
 }
 
-/* Every CPU's accumulator (size bytes each: struct tap_bpf_stat, or
- * one followed by buckets -- @hist_log's 128, or @hist_linear's as the
- * global's descriptor counts them -- or struct tap_bpf_stat_var) added
- * into sd; buckets only when the descriptor has them. */
+/* Where an accumulator of `size` bytes keeps its Welford state, or 0
+ * (none): right after count, sum, min and max ('V'), or after the
+ * buckets, at its end ('h', 'n'). */
+static size_t
+tap_bpf_welford_at(const struct tap_bpf_map_desc *d, size_t size)
+{
+	if (d->value_kind == 'V')
+		return sizeof(struct tap_bpf_stat);
+	if (d->value_kind == 'h' || d->value_kind == 'n')
+		return size - sizeof(struct tap_bpf_welford);
+	return 0;
+}
+
+/* Every CPU's accumulator (size bytes each: struct tap_bpf_stat, then
+ * the buckets of @hist_log (128) or @hist_linear (as the global's
+ * descriptor counts them) if any, then the Welford state at byte
+ * `welford` if any) added into sd; buckets only when the descriptor has
+ * them. */
 static void
 tap_bpf_merge_stat(struct tap_stat_data *sd, const struct tap_stat_desc *d,
-		   const char *cpus, size_t size, bool pairwise)
+		   const char *cpus, size_t size, size_t welford, bool pairwise)
 {
+	size_t nbuckets = ((welford > sizeof(struct tap_bpf_stat) ? welford : size) -
+			   sizeof(struct tap_bpf_stat)) / 8;
 	int i, k;
 
 	for (i = 0; i < tap_bpf_ncpus; i++) {
@@ -431,12 +449,11 @@ tap_bpf_merge_stat(struct tap_stat_data *sd, const struct tap_stat_desc *d,
 		sd->count += c->count;
 		sd->sum += c->sum;
 		if (d->hist != TAP_HIST_NONE)
-			for (k = 0; k < d->buckets &&
-			     (size_t)k < (size - sizeof(struct tap_bpf_stat)) / 8; k++)
+			for (k = 0; k < d->buckets && (size_t)k < nbuckets; k++)
 				sd->hist[k] += c->hist[k];
 	}
-	if (d->variance && size == sizeof(struct tap_bpf_stat_var))
-		tap_bpf_merge_variance(sd, d, cpus, pairwise);
+	if (d->variance && welford)
+		tap_bpf_merge_variance(sd, d, cpus, size, welford, pairwise);
 }
 
 static void
@@ -463,7 +480,7 @@ tap_bpf_decode_keys(const struct tap_bpf_map_desc *d, const char *key,
 /* The bytes of one CPU's accumulator in a statistic's map: 'T' plain,
  * 'H' with @hist_log's buckets, 'N' with @hist_linear's (bpf_emit.c
  * sizes them as the global's descriptor does), 'V' with @variance's
- * state. */
+ * state, 'h' and 'n' with the buckets and then that state. */
 static size_t
 tap_bpf_stat_size(const struct tap_bpf_map_desc *d)
 {
@@ -471,13 +488,16 @@ tap_bpf_stat_size(const struct tap_bpf_map_desc *d)
 
 	if (d->value_kind == 'H')
 		return sizeof(struct tap_bpf_stat_log);
+	if (d->value_kind == 'h')
+		return sizeof(struct tap_bpf_stat_log) + sizeof(struct tap_bpf_welford);
 	if (d->value_kind == 'V')
 		return sizeof(struct tap_bpf_stat_var);
-	if (d->value_kind != 'N')
+	if (d->value_kind != 'N' && d->value_kind != 'n')
 		return sizeof(struct tap_bpf_stat);
 	sd = !d->key_kinds[0] ? &((struct tap_stat *)d->global)->desc
 			      : &((struct tap_pmap *)d->global)->cpu[0].stat_desc;
-	return sizeof(struct tap_bpf_stat) + 8 * (size_t)sd->buckets;
+	return sizeof(struct tap_bpf_stat) + 8 * (size_t)sd->buckets +
+	       (d->value_kind == 'n' ? sizeof(struct tap_bpf_welford) : 0);
 }
 
 /* One BPF map's entries into its global (cleared first). */
@@ -486,8 +506,7 @@ tap_bpf_pull_map(const struct tap_bpf_map_desc *d)
 {
 	int fd = tap_bpf_map_fd(d->map);
 	size_t one = tap_bpf_stat_size(d);
-	bool stat = d->value_kind == 'T' || d->value_kind == 'H' ||
-		    d->value_kind == 'N' || d->value_kind == 'V';
+	bool stat = d->value_kind && strchr("THNVhn", d->value_kind);
 	size_t vsize = stat ? one * (size_t)tap_bpf_ncpus
 		: d->value_kind == 'S' ? TAP_BPF_STRLEN : 8;
 	char *key = calloc(1, d->key_size + 1), *next = calloc(1, d->key_size + 1);
@@ -504,7 +523,8 @@ tap_bpf_pull_map(const struct tap_bpf_map_desc *d)
 
 		tap_stat_clear(st);
 		if (bpf_map_lookup_elem(fd, &zero, val) == 0)
-			tap_bpf_merge_stat(sd, &st->desc, val, one, false);
+			tap_bpf_merge_stat(sd, &st->desc, val, one,
+					   tap_bpf_welford_at(d, one), false);
 		goto out;
 	}
 	if (stat)
@@ -531,7 +551,8 @@ tap_bpf_pull_map(const struct tap_bpf_map_desc *d)
 
 			if (tap_map_find_or_insert(&p->cpu[0], keys, &e) == 0)
 				tap_bpf_merge_stat(tap_map_value_stat(&p->cpu[0], e),
-						   &p->cpu[0].stat_desc, val, one, true);
+						   &p->cpu[0].stat_desc, val, one,
+						   tap_bpf_welford_at(d, one), true);
 		}
 	}
 out:

@@ -60,6 +60,7 @@ TAP_BPF_TESTS = \
 	uprobe \
 	uprobe-exit \
 	variance \
+	variance-hist \
 	verifier
 
 TAP_BPF_TEST_STEMS = $(addprefix testsuite/bpf/tests/,$(TAP_BPF_TESTS))

@@ -458,20 +458,52 @@ bpf_emit_globals_struct(struct bpf_cg *b, FILE *out)
 
 /* A statistic @hist_linear prints: its accumulator with runtime/core's
  * buckets for those bounds (underflow, the steps, overflow), and its
- * `<<<` (runtime/core's tap_hist_linear_bucket() on constants). */
+ * `<<<` (runtime/core's tap_hist_linear_bucket() on constants); with
+ * @variance's state after the buckets when @variance reads it too. */
 static void
 emit_linear_stat(struct bpf_cg *b, struct symbol *sym, int i, FILE *out)
 {
 	const struct bpf_hist_linear *h = bpf_hist_linear(b, sym);
+	int shift = bpf_variance_shift(b, sym);
 
-	fprintf(out, "struct tap_bpf_stat_lin_m%d {\n\tlong long count, sum, min, max;\n\tlong long hist[%d];\n};\n", i, h->buckets);
+	fprintf(out, "struct tap_bpf_stat_lin_m%d {\n\tlong long count, sum, min, max;\n\tlong long hist[%d];\n%s};\n",
+		i, h->buckets, shift >= 0 ? "\tstruct tap_bpf_welford w;\n" : "");
 	fprintf(out, "static const struct tap_bpf_stat_lin_m%d tap_stat_zero_m%d;\n\n", i, i);
 	fprintf(out, "static __always_inline int\ntap_stat_add_m%d(void *map, const void *key, int64_t v)\n{\n", i);
 	fprintf(out, "\tstruct tap_bpf_stat_lin_m%d *st = tap_stat_slot(map, key, &tap_stat_zero_m%d);\n\tuint64_t idx;\n\n", i, i);
 	fprintf(out, "\tif (!st)\n\t\treturn TAP_BPF_EFULL;\n\ttap_stat_update((struct tap_bpf_stat *)st, v);\n");
 	fprintf(out, "\tif (v < (int64_t)%lldLL)\n\t\tidx = 0;\n\telse\n\t\tidx = ((uint64_t)v - (uint64_t)%lldLL) / %lluULL + 1;\n",
 		(long long)h->lo, (long long)h->lo, (unsigned long long)h->step);
-	fprintf(out, "\tif (idx >= %d)\n\t\tidx = %d;\n\tst->hist[idx]++;\n\treturn 0;\n}\n\n", h->buckets - 1, h->buckets - 1);
+	/* The barrier keeps clang from turning the bound on idx into one
+	 * on v, which the verifier cannot carry through the division
+	 * ("math between map_value pointer and register with unbounded
+	 * min value"). */
+	fprintf(out, "\t__asm__ __volatile__(\"\" : \"+r\"(idx));\n");
+	fprintf(out, "\tif (idx >= %d)\n\t\tidx = %d;\n\tst->hist[idx]++;\n", h->buckets - 1, h->buckets - 1);
+	if (shift >= 0)
+		fprintf(out, "\ttap_welford_update(&st->w, st->count, v, %d);\n", shift);
+	fprintf(out, "\treturn 0;\n}\n\n");
+}
+
+/* A statistic @variance reads: Welford's state with that shift, after
+ * @hist_log's buckets when a @hist_log prints it too. */
+static void
+emit_variance_stat(struct bpf_cg *b, struct symbol *sym, int i, FILE *out)
+{
+	int shift = bpf_variance_shift(b, sym);
+
+	if (!bpf_uses_hist_log(b, sym)) {
+		fprintf(out, "static __always_inline int\ntap_stat_add_m%d(void *map, const void *key, int64_t v)\n{\n\treturn tap_stat_add_var(map, key, v, %d);\n}\n\n",
+			i, shift);
+		return;
+	}
+	fprintf(out, "struct tap_bpf_stat_logvar_m%d {\n\tlong long count, sum, min, max;\n\tlong long hist[TAP_BPF_HIST_LOG_BUCKETS];\n\tstruct tap_bpf_welford w;\n};\n", i);
+	fprintf(out, "static const struct tap_bpf_stat_logvar_m%d tap_stat_zero_m%d;\n\n", i, i);
+	fprintf(out, "static __always_inline int\ntap_stat_add_m%d(void *map, const void *key, int64_t v)\n{\n", i);
+	fprintf(out, "\tstruct tap_bpf_stat_logvar_m%d *st = tap_stat_slot(map, key, &tap_stat_zero_m%d);\n\n", i, i);
+	fprintf(out, "\tif (!st)\n\t\treturn TAP_BPF_EFULL;\n\ttap_stat_update((struct tap_bpf_stat *)st, v);\n");
+	fprintf(out, "\tst->hist[tap_hist_log_bucket(v) & (TAP_BPF_HIST_LOG_BUCKETS - 1)]++;\n");
+	fprintf(out, "\ttap_welford_update(&st->w, st->count, v, %d);\n\treturn 0;\n}\n\n", shift);
 }
 
 static void
@@ -500,8 +532,7 @@ emit_globals(struct bpf_cg *b, FILE *out)
 		if (sym->type == TY_STATS && bpf_hist_linear(b, sym))
 			emit_linear_stat(b, sym, i, out);
 		else if (sym->type == TY_STATS && bpf_variance_shift(b, sym) >= 0)
-			fprintf(out, "static __always_inline int\ntap_stat_add_m%d(void *map, const void *key, int64_t v)\n{\n\treturn tap_stat_add_var(map, key, v, %d);\n}\n\n",
-				i, bpf_variance_shift(b, sym));
+			emit_variance_stat(b, sym, i, out);
 		fprintf(out, "struct {\n\t__uint(type, BPF_MAP_TYPE_%s);\n\t__uint(max_entries, %ld);\n\t__type(key, %s);\n\t__type(value, %s);\n} %s SEC(\".maps\");\t/* %s */\n\n",
 			sym->nkeys == 0 ? "PERCPU_ARRAY" :
 			sym->type == TY_STATS ? "PERCPU_HASH" : "HASH",
@@ -611,9 +642,8 @@ scan_hist(struct node *n, void *ctx)
 			refuse_stat_read(h->b, n, "@hist_linear of statistics a BPF program collects, unless its bounds are numbers giving at most 128 buckets and the statistic has no other histogram");
 		if (n->kind == N_STAT_OP && n->u.stat.op == OP_VARIANCE &&
 		    (i = stat_operand_index(h->b, n->u.stat.operand)) >= 0 &&
-		    (h->b->variance_shift[i] <= 0 || h->b->hist_log[i] ||
-		     h->b->hist_lin[i].buckets))
-			refuse_stat_read(h->b, n, "@variance of statistics a BPF program collects, unless its shift is a number from 0 to 62 and the statistic has no histogram");
+		    h->b->variance_shift[i] <= 0)
+			refuse_stat_read(h->b, n, "@variance of statistics a BPF program collects, unless its shift is a number from 0 to 62, the same at every read");
 		return true;
 	}
 	if (n->kind == N_STAT_OP && n->u.stat.op == OP_VARIANCE &&

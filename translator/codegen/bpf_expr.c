@@ -208,7 +208,9 @@ bpf_value_type(struct bpf_cg *b, struct symbol *sym)
 	if (sym->type == TY_STATS && bpf_hist_linear(b, sym))
 		return bpf_fmt(b, "struct tap_bpf_stat_lin_m%d", global_index(b, sym));
 	if (sym->type == TY_STATS && bpf_variance_shift(b, sym) >= 0)
-		return "struct tap_bpf_stat_var";
+		return bpf_uses_hist_log(b, sym) ?
+			bpf_fmt(b, "struct tap_bpf_stat_logvar_m%d", global_index(b, sym)) :
+			"struct tap_bpf_stat_var";
 	if (sym->type == TY_STATS)
 		return bpf_uses_hist_log(b, sym) ? "struct tap_bpf_stat_log"
 						 : "struct tap_bpf_stat";

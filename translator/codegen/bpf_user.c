@@ -78,6 +78,22 @@ emit_prints(struct bpf_cg *b, FILE *out)
 	fprintf(out, "};\n");
 }
 
+/* A statistic's accumulator as user_bpf.c reads it: 'T' count, sum,
+ * min and max; 'H' with @hist_log's buckets, 'N' with @hist_linear's;
+ * 'V' with @variance's state; 'h' and 'n' with the buckets and then the
+ * state. */
+static char
+stat_kind(struct bpf_cg *b, struct symbol *sym)
+{
+	bool variance = bpf_variance_shift(b, sym) >= 0;
+
+	if (bpf_hist_linear(b, sym))
+		return variance ? 'n' : 'N';
+	if (bpf_uses_hist_log(b, sym))
+		return variance ? 'h' : 'H';
+	return variance ? 'V' : 'T';
+}
+
 static void
 emit_globals(struct bpf_cg *b, FILE *out)
 {
@@ -127,9 +143,7 @@ emit_globals(struct bpf_cg *b, FILE *out)
 		/* the key struct's size (bpf_emit.c), or the __u32 index */
 		fprintf(out, "\t{ \"m%d\", \"%s\", %s, '%c', &%s },\n", i, kinds,
 			sym->nkeys == 0 ? "4" : bpf_fmt(b, "%d * TAP_BPF_STRLEN + %d * 8", nstr, nlong),
-			sym->type == TY_STATS ? (bpf_hist_linear(b, sym) ? 'N' :
-						 bpf_uses_hist_log(b, sym) ? 'H' :
-						 bpf_variance_shift(b, sym) >= 0 ? 'V' : 'T') :
+			sym->type == TY_STATS ? stat_kind(b, sym) :
 			sym->type == TY_STRING ? 'S' : 'L',
 			sym->c_name);
 		nmaps++;
