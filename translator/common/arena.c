@@ -1,12 +1,16 @@
 /*
  * arena.c -- bump allocator in large chunks. Big requests get a chunk of
- * their own so that the current chunk is not wasted.
+ * their own so that the current chunk is not wasted. Chunks are mapped
+ * with their pages populated: one fault-free mapping per 256 KiB rather
+ * than a page fault per 4 KiB as the parser first touches them (a third
+ * of `tapc -p1`'s time on a host where faults are dear).
  */
 #include "translator/common/arena.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define ARENA_CHUNK (256 * 1024)
 #define ARENA_ALIGN 16
@@ -48,7 +52,7 @@ arena_destroy(struct arena *a)
 		return;
 	for (c = a->head; c; c = next) {
 		next = c->next;
-		free(c);
+		munmap(c, sizeof(*c) + c->size);
 	}
 	free(a);
 }
@@ -56,7 +60,13 @@ arena_destroy(struct arena *a)
 static struct arena_chunk *
 arena_add_chunk(struct arena *a, size_t size, int make_current)
 {
-	struct arena_chunk *c = xcalloc(sizeof(*c) + size);
+	struct arena_chunk *c = mmap(NULL, sizeof(*c) + size, PROT_READ | PROT_WRITE,
+		MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	if (c == MAP_FAILED) {
+		fprintf(stderr, "tapc: fatal: out of memory (%zu bytes)\n", size);
+		exit(2);
+	}
 
 	c->size = size;
 	if (make_current || !a->head) {
