@@ -49,7 +49,9 @@ EXTRA_DIST += testsuite/unit/check-bpf-object-cache.sh
 # every file of runtime/ and tapsets/ is installed: an installed tapc
 # builds from $(pkgdatadir), not from the source tree
 TESTS += testsuite/unit/check-install-lists.sh
+TESTS += testsuite/unit/check-split-data.sh
 EXTRA_DIST += testsuite/unit/check-install-lists.sh
+EXTRA_DIST += testsuite/unit/check-split-data.sh
 
 # a tapset library directory that cannot be read stops tapc at once
 TESTS += testsuite/unit/check-library-dir.sh

@@ -9,6 +9,7 @@ TAP_VM_FILES = \
 	testsuite/vm/mkinitramfs \
 	testsuite/vm/boot \
 	testsuite/vm/run-batch \
+	testsuite/vm/split-data \
 	testsuite/vm/kbuild-batch \
 	testsuite/vm/run-tier \
 	testsuite/vm/vmrun \
@@ -52,6 +53,7 @@ vmtools_SCRIPTS = \
 	testsuite/vm/mkinitramfs \
 	testsuite/vm/boot \
 	testsuite/vm/run-batch \
+	testsuite/vm/split-data \
 	testsuite/vm/vmrun
 TESTS += testsuite/vm/vm.test testsuite/vm/tapc-vm.test
 
