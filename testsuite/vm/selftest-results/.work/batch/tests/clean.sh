@@ -1,1 +1,0 @@
-echo fine; echo "a warning that is not a problem: WARNING: x" >&2

@@ -1,1 +1,0 @@
-echo "<6>BUG: sleeping function called from invalid context at mm/x.c:1" > /dev/kmsg

@@ -1,1 +1,0 @@
-echo "<6>kernel BUG at mm/slub.c:123!" > /dev/kmsg

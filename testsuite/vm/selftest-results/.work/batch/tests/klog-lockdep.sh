@@ -1,1 +1,0 @@
-echo "<6>WARNING: possible circular locking dependency detected" > /dev/kmsg

@@ -1,1 +1,0 @@
-insmod /tap/mod/dummy.ko

@@ -1,1 +1,0 @@
-echo "ERROR: division by 0 near operator '/' at x.stp:1:2" >&2

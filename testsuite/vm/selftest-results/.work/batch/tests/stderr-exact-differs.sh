@@ -1,1 +1,0 @@
-echo "ERROR: not the expected one" >&2

@@ -1,1 +1,0 @@
-echo "ERROR: expected" >&2

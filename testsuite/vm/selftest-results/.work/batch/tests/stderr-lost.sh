@@ -1,1 +1,0 @@
-echo "WARNING: Number of output records lost (buffers full): 5" >&2

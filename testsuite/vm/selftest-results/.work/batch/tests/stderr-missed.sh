@@ -1,1 +1,0 @@
-echo "WARNING: Number of probe hits the kernel missed: 2" >&2

@@ -1,1 +1,0 @@
-echo "taprun: module tk_x did not stop; unloading it anyway" >&2
