@@ -17,7 +17,9 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <errno.h>
 #include <linux/perf_event.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <pthread.h>

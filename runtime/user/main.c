@@ -13,8 +13,8 @@
  * ended the script), the "WARNING: Number of errors" line, and exit status
  * 1 if an error ended the script, else 0.
  *
- * A program of `tapc --remote-merge`'s end probes (TAP_MERGE, defined by
- * the generated code with its table tap_merge_globals) takes -M FILE
+ * A program of `tapc --remote-merge`'s end probes (its generated code
+ * defines the table tap_merge_globals, weak here) takes -M FILE
  * instead: the hosts' merge lines (runtime/core/merge.h) are added into
  * the cleared globals, and the end probes run over them at once.
  *
@@ -34,7 +34,7 @@
 #include "command.h"
 
 struct tap_user_opts {
-	const char *merge;	/* -M FILE (TAP_MERGE) */
+	const char *merge;	/* -M FILE (tap_merge_globals) */
 	const char *output;
 	const char *command;
 	long time_limit;	/* seconds, 0: none */
@@ -329,12 +329,22 @@ tap_finish(void)
 			(unsigned long long)tap_output_cut_count);
 }
 
+/* The globals -M fills: defined by a --remote-merge program's generated
+ * code (codegen_merge.c), absent (NULL) from every other program. Weak
+ * rather than a macro the generated code defines, so that the runtime
+ * is compiled apart from the script (translator/build/runtime_split.h). */
+extern const struct tap_merge_global tap_merge_globals[] __attribute__((weak));
+extern const size_t tap_merge_nglobals __attribute__((weak));
+
 /* -M FILE: the hosts' lines added into the globals they name; every
  * line must load, or the end probes would print a partial merge. */
 static int
 tap_merge_load(const char *path)
 {
-#ifdef TAP_MERGE
+	if (!tap_merge_globals) {
+		fprintf(stderr, "ERROR: -M %s: this program was not built by tapc --remote-merge\n", path);
+		return -1;
+	}
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0;
@@ -345,12 +355,12 @@ tap_merge_load(const char *path)
 		fprintf(stderr, "ERROR: cannot open '%s': %s\n", path, strerror(errno));
 		return -1;
 	}
-	tap_merge_reset(tap_merge_globals, TAP_MERGE_NGLOBALS);
+	tap_merge_reset(tap_merge_globals, tap_merge_nglobals);
 	while (getline(&line, &cap, f) > 0) {
 		const char *why;
 
 		lineno++;
-		if (tap_merge_load_line(tap_merge_globals, TAP_MERGE_NGLOBALS,
+		if (tap_merge_load_line(tap_merge_globals, tap_merge_nglobals,
 					line, &why) < 0) {
 			fprintf(stderr, "ERROR: %s:%ld: cannot merge: %s\n", path,
 				lineno, why);
@@ -361,10 +371,6 @@ tap_merge_load(const char *path)
 	free(line);
 	fclose(f);
 	return rc;
-#else
-	fprintf(stderr, "ERROR: -M %s: this program was not built by tapc --remote-merge\n", path);
-	return -1;
-#endif
 }
 
 static int

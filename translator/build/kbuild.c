@@ -8,15 +8,14 @@
  * fails. The module is copied into the cache; the directory is removed
  * unless -k asks to keep it.
  *
- * The runtime apart: the generated C ends with #include "runtime.c" (one
- * translation unit, as the user target builds it), but that part is the
- * same for every script built with the same prelude (the -D limits before
- * #include "runtime.h"), tapconf.h, make options and kernel, and it is
- * ~90% of the compile (4.1 s of 4.5 s of cc for a one-probe script on
- * 6.1). So the module is two objects: NAME_script.o, the C without that
- * line, and tap_rt.o, the prelude and runtime.c, compiled once and kept
- * in the cache under its own key (runtime/KEY/tap_rt.o). Generated code
- * and runtime meet only through runtime.h's non-static declarations.
+ * The runtime apart (runtime_split.h): the generated C ends with
+ * #include "runtime.c", but that part is the same for every script built
+ * with the same prelude (the -D limits before #include "runtime.h"),
+ * tapconf.h, make options and kernel, and it is ~90% of the compile (4.1 s
+ * of 4.5 s of cc for a one-probe script on 6.1). So the module is two
+ * objects: NAME_script.o, the C without that line, and tap_rt.o, the
+ * prelude and runtime.c, compiled once and kept in the cache under its
+ * own key (runtime/KEY/tap_rt.o).
  *
  * And kbuild apart: with the runtime object from the cache, the next
  * module is built by the commands kbuild ran for the last one
@@ -25,6 +24,7 @@
  */
 #include "translator/build/kbuild.h"
 #include "translator/build/kbuild_replay.h"
+#include "translator/build/runtime_split.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -149,33 +149,6 @@ write_file(struct session *s, const char *path, const char *text)
 				 strerror(errno));
 		return false;
 	}
-	return true;
-}
-
-/* The generated C split where the runtime starts (see the top): the
- * script without its last line, and the runtime's own translation unit.
- * False when c_text does not end as codegen.c ends it. */
-static bool
-split_runtime(struct session *s, const char *c_text, const char **script,
-	      const char **runtime)
-{
-	static const char tail[] = "\n#include \"runtime.c\"\n";
-	static const char head[] = "#include \"runtime.h\"\n";
-	size_t len = strlen(c_text), tlen = strlen(tail);
-	const char *h = strstr(c_text, head);
-
-	if (len < tlen || strcmp(c_text + len - tlen, tail) != 0 || !h)
-		return false;
-	*script = arena_strndup(s->arena, c_text, len - tlen + 1);
-	*runtime = "/* the runtime of tapc's modules, built apart (kbuild.c) */\n";
-	/* the prelude's #define and #undef lines, not its comment, which
-	 * names the script: the object must be the same for every script */
-	for (const char *l = c_text; l < h; l = strchr(l, '\n') + 1)
-		if (strncmp(l, "#define ", 8) == 0 || strncmp(l, "#undef ", 7) == 0)
-			*runtime = arena_printf(s->arena, "%s%.*s", *runtime,
-				(int)(strchr(l, '\n') + 1 - l), l);
-	*runtime = arena_printf(s->arena, "%s%s#include \"runtime.c\"\n",
-				*runtime, head);
 	return true;
 }
 
@@ -386,7 +359,7 @@ prepare_dir(struct session *s, const char *dir, const char *kdir,
 
 	*rt_store = NULL;
 	*steps = NULL;
-	split = split_runtime(s, c_text, &script, &runtime_c);
+	split = runtime_split(s, c_text, &script, &runtime_c);
 	if (!run_tapconf(s, dir, kdir, log) ||
 	    !write_sources(s, dir, name, script, split))
 		return false;

@@ -17,4 +17,6 @@ translator_libtapc_a_SOURCES += \
 	translator/build/kbuild_replay.h \
 	translator/build/run_kernel.c \
 	translator/build/run_kernel.h \
+	translator/build/runtime_split.c \
+	translator/build/runtime_split.h \
 	translator/build/run_user.c

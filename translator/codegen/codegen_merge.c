@@ -315,8 +315,7 @@ cg_merge_table(struct cg *g)
 
 	cg_blank(&g->w);
 	cg_comment(&g->w, "--remote-merge: the globals the hosts' lines fill");
-	cg_line(&g->w, "#define TAP_MERGE 1");
-	cg_open(&g->w, "static const struct tap_merge_global tap_merge_globals[] =");
+	cg_open(&g->w, "const struct tap_merge_global tap_merge_globals[] =");
 	for (int i = 0; i < p->nglobals; i++) {
 		struct symbol *sym = p->globals[i];
 		const char *keys = "";
@@ -335,7 +334,7 @@ cg_merge_table(struct cg *g)
 	}
 	cg_line(&g->w, "{ .name = NULL },");
 	cg_close(&g->w, ";");
-	cg_line(&g->w, "#define TAP_MERGE_NGLOBALS %d", n);
+	cg_line(&g->w, "const size_t tap_merge_nglobals = %d;", n);
 }
 
 /* The end probes and the functions they reach, for the user target;
