@@ -104,23 +104,32 @@ static const char *const build_runtime_files[] = {
 	NULL
 };
 
+/* Hash what else decides a build's code: the compiler and the runtime's
+ * sources. */
+static void
+hash_compiler_and_runtime(struct hash *h, const char *rt)
+{
+	char path[PATH_MAX + 32];
+
+	hash_str(h, getenv("CC") ? getenv("CC") : "cc");
+	for (int i = 0; build_runtime_files[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", rt, build_runtime_files[i]);
+		hash_file(h, path);
+	}
+}
+
 /* Where the program for this C text would be cached. */
 static void
 build_cache_path(const char *rt, const char *text, size_t len,
 		 char *out, size_t size)
 {
-	char path[PATH_MAX + 32], hex[HASH_HEX_SIZE];
+	char hex[HASH_HEX_SIZE];
 	struct hash h;
-	int i;
 
 	hash_init(&h);
 	hash_str(&h, "tapc user target 1");
-	hash_str(&h, getenv("CC") ? getenv("CC") : "cc");
 	hash_bytes(&h, text, len);
-	for (i = 0; build_runtime_files[i]; i++) {
-		snprintf(path, sizeof(path), "%s/%s", rt, build_runtime_files[i]);
-		hash_file(&h, path);
-	}
+	hash_compiler_and_runtime(&h, rt);
 	hash_hex(&h, hex);
 	if (paths_cache_dir())
 		snprintf(out, size, "%s/user/%s", paths_cache_dir(), hex);
@@ -185,7 +194,7 @@ static void
 runtime_object_path(struct session *s, const char *rt, const char *runtime_c,
 		    char *out, size_t size)
 {
-	char path[PATH_MAX + 32], hex[HASH_HEX_SIZE];
+	char hex[HASH_HEX_SIZE];
 	struct hash h;
 
 	out[0] = '\0';
@@ -193,13 +202,9 @@ runtime_object_path(struct session *s, const char *rt, const char *runtime_c,
 		return;
 	hash_init(&h);
 	hash_str(&h, "tapc user runtime object 1");
-	hash_str(&h, getenv("CC") ? getenv("CC") : "cc");
 	hash_str(&h, s->opts.target == TARGET_BPF ? "bpf" : "user");
 	hash_str(&h, runtime_c);
-	for (int i = 0; build_runtime_files[i]; i++) {
-		snprintf(path, sizeof(path), "%s/%s", rt, build_runtime_files[i]);
-		hash_file(&h, path);
-	}
+	hash_compiler_and_runtime(&h, rt);
 	hash_hex(&h, hex);
 	snprintf(out, size, "%s/user-runtime/%s/tap_rt.o", paths_cache_dir(), hex);
 }
