@@ -6,8 +6,9 @@
  * BPF maps into the runtime/user globals before timer and end probes
  * read them.
  *
- * Included at the end of the generated user program (after runtime.c),
- * which defines before it: tap_bpf_object[] (the BPF ELF), the print and
+ * Included at the end of the generated user program, which declares
+ * before it tap_bpf_object[] to tap_bpf_object_end[] (the BPF ELF, linked
+ * in from its own file by translator/build) and defines the print and
  * error tables, tap_bpf_maps[] (each global a BPF map holds) and
  * struct tap_globals with tap_bpf_push_scalars() / tap_bpf_pull_scalars().
  * runtime/user/main.c calls the hooks (runtime.h, under TAP_BPF).
@@ -757,7 +758,8 @@ tap_bpf_open_and_load(void)
 	int err, chose, chose_fe;
 
 	for (;;) {
-		tap_bpf_obj = bpf_object__open_mem(tap_bpf_object, sizeof(tap_bpf_object), NULL);
+		tap_bpf_obj = bpf_object__open_mem(tap_bpf_object,
+			(size_t)(tap_bpf_object_end - tap_bpf_object), NULL);
 		if (!tap_bpf_obj) {
 			fprintf(stderr, "ERROR: BPF: cannot open the BPF object: %s\n", strerror(errno));
 			return -1;

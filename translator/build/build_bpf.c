@@ -1,18 +1,20 @@
 /*
  * build_bpf.c -- the BPF half of pass 4 for --runtime=bpf (build_user.h).
  *
- * Takes the elaborated program.  Produces the user program's complete C
- * text: pass 3's BPF C is compiled with clang -target bpf (CO-RE: struct
- * accesses are relocated against the running kernel's BTF by libbpf at
- * load time) in a scratch directory, and its object is embedded in the
- * user half, so the one program pass 4 builds (and -p4 prints) carries
- * everything pass 5 or another machine needs.  build_user.c compiles
- * that text against runtime/user, runtime/core and runtime/bpf, linked
- * with libbpf.  The object is cached (CACHE/bpf/KEY/tap_bpf.bpf.o, KEY
- * from the BPF C, clang and the headers it reads): clang took ~0.3 s of
- * every run, and the object named its scratch directory in its debug
- * information, so the user program around it was never found in the
- * cache either (~0.7 s from script to first event; bpftrace ~40 ms).
+ * Takes the elaborated program.  Produces the user program's C text and
+ * a plan for its BPF object: pass 3's BPF C is written to a scratch
+ * directory with the clang -target bpf command that compiles it (CO-RE:
+ * struct accesses are relocated against the running kernel's BTF by
+ * libbpf at load time); build_user.c runs that command side by side with
+ * cc and links the object into the program (tap_bpf_object[], from its
+ * own file), so the one program pass 4 builds (and -p4 prints) carries
+ * everything pass 5 or another machine needs.  The object is cached
+ * (CACHE/bpf/KEY/tap_bpf.bpf.o, KEY from the BPF C, clang and the
+ * headers it reads; the C text names KEY, so the program's own cache key
+ * covers the object): clang took ~0.3 s of every run, and the object
+ * named its scratch directory in its debug information, so the user
+ * program around it was never found in the cache either (~0.7 s from
+ * script to first event; bpftrace ~40 ms).
  * Must not: leave the scratch directory behind (unless -k).
  */
 #include <errno.h>
@@ -52,27 +54,6 @@ multiarch_dir(struct session *s)
 	return buf[0] ? arena_printf(s->arena, "-I/usr/include/%s", buf) : "";
 }
 
-static unsigned char *
-read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *data = NULL;
-	long size;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) > 0 &&
-	    fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)size)) &&
-	    fread(data, 1, (size_t)size, f) == (size_t)size) {
-		*len = (size_t)size;
-	} else {
-		free(data);
-		data = NULL;
-	}
-	fclose(f);
-	return data;
-}
-
 static void
 remove_dir(struct session *s, const char *dir)
 {
@@ -87,15 +68,17 @@ remove_dir(struct session *s, const char *dir)
 		fprintf(stderr, "tapc: warning: cannot remove %s\n", dir);
 }
 
+/* clang's command for src -> obj into cmd; false (reported) when clang
+ * or libbpf's headers are missing. */
 static bool
-compile_bpf(struct session *s, const char *rt, const char *src,
-	    const char *obj)
+bpf_compile_command(struct session *s, const char *rt, const char *src,
+		    const char *obj, char *cmd, size_t size)
 {
-	char cmd[4 * PATH_MAX];
 	const char *clang = getenv("TAPC_CLANG") ? getenv("TAPC_CLANG") : "clang";
+	char probe[PATH_MAX + 64];
 
-	snprintf(cmd, sizeof(cmd), "command -v '%s' >/dev/null 2>&1", clang);
-	if (system(cmd) != 0) {
+	snprintf(probe, sizeof(probe), "command -v '%s' >/dev/null 2>&1", clang);
+	if (system(probe) != 0) {
 		diag_fatal_noloc(&s->diag, "--runtime=bpf needs clang to compile BPF programs, and '%s' is not installed (Debian: apt-get install clang libbpf-dev)", clang);
 		return false;
 	}
@@ -103,16 +86,9 @@ compile_bpf(struct session *s, const char *rt, const char *src,
 		diag_fatal_noloc(&s->diag, "--runtime=bpf needs libbpf's headers (/usr/include/bpf/bpf_helpers.h is missing; Debian: apt-get install libbpf-dev)");
 		return false;
 	}
-	snprintf(cmd, sizeof(cmd), "'%s' %s -fdebug-prefix-map='%.*s'=. -I'%s/bpf' %s -c '%s' -o '%s' %s",
+	snprintf(cmd, size, "'%s' %s -fdebug-prefix-map='%.*s'=. -I'%s/bpf' %s -c '%s' -o '%s'",
 		 clang, bpf_cflags, (int)(strrchr(src, '/') - src), src, rt,
-		 multiarch_dir(s), src, obj,
-		 s->opts.verbose ? "" : "2>&1 | head -40 >&2");
-	if (s->opts.verbose)
-		fprintf(stderr, "Pass 4: %s\n", cmd);
-	if (system(cmd) != 0 || access(obj, R_OK) != 0) {
-		diag_fatal_noloc(&s->diag, "compiling the BPF C failed (%s kept)", src);
-		return false;
-	}
+		 multiarch_dir(s), src, obj);
 	return true;
 }
 
@@ -143,10 +119,11 @@ hash_command(struct hash *h, const char *name)
 	}
 }
 
-/* Where the object for this BPF C is cached ("" when caching is off). */
+/* The object's key (what decides its bytes) in key, and where it is
+ * cached in out ("" when caching is off). */
 static void
 object_cache_dir(const char *rt, const char *bpf_c, size_t len,
-		 char *out, size_t size)
+		 char key[HASH_HEX_SIZE], char *out, size_t size)
 {
 	static const char *const headers[] = {
 		"bpf/tap_bpf.h", "bpf/tap_bpf_abi.h", "core/limits.h", NULL
@@ -157,12 +134,10 @@ object_cache_dir(const char *rt, const char *bpf_c, size_t len,
 		"/usr/include/bpf/bpf_core_read.h",
 		"/usr/include/linux/bpf.h", NULL
 	};
-	char path[PATH_MAX + 32], hex[HASH_HEX_SIZE];
+	char path[PATH_MAX + 32];
 	struct hash h;
 
 	out[0] = '\0';
-	if (!paths_cache_dir())
-		return;
 	hash_init(&h);
 	hash_str(&h, "tapc bpf object 1");
 	hash_str(&h, bpf_cflags);
@@ -174,68 +149,50 @@ object_cache_dir(const char *rt, const char *bpf_c, size_t len,
 	}
 	for (int i = 0; system_headers[i]; i++)
 		hash_file(&h, system_headers[i]);
-	hash_hex(&h, hex);
-	snprintf(out, size, "%s/bpf/%s", paths_cache_dir(), hex);
+	hash_hex(&h, key);
+	if (paths_cache_dir())
+		snprintf(out, size, "%s/bpf/%s", paths_cache_dir(), key);
 }
 
-/* Compile the BPF C into *bytes in a scratch directory, keeping the
- * object in cache_dir (when there is one) for next time. */
+/* The BPF C into a scratch directory, with clang's command to run
+ * there (build_user.c runs it beside cc). */
 static bool
-compile_to_bytes(struct session *s, const char *rt, const char *bpf_c,
-		 size_t len, const char *cache_dir, unsigned char **bytes,
-		 size_t *nbytes)
+plan_compile(struct session *s, const char *rt, const char *bpf_c, size_t len,
+	     struct bpf_object_plan *plan)
 {
-	char dir[PATH_MAX], src[PATH_MAX + 32], obj[PATH_MAX + 32];
-	char cached[PATH_MAX + 32];
 	FILE *f;
 
-	snprintf(dir, sizeof(dir), "%s/tapcbpfXXXXXX",
+	snprintf(plan->scratch, sizeof(plan->scratch), "%s/tapcbpfXXXXXX",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(dir)) {
+	if (!mkdtemp(plan->scratch)) {
 		diag_fatal_noloc(&s->diag, "cannot create a build directory: %s",
+				 strerror(errno));
+		plan->scratch[0] = '\0';
+		return false;
+	}
+	snprintf(plan->source, sizeof(plan->source), "%s/tap_bpf.bpf.c", plan->scratch);
+	snprintf(plan->object, sizeof(plan->object), "%s/tap_bpf.bpf.o", plan->scratch);
+	f = fopen(plan->source, "w");
+	if (!f || fwrite(bpf_c, 1, len, f) != len || fclose(f) != 0) {
+		diag_fatal_noloc(&s->diag, "cannot write %s: %s", plan->source,
 				 strerror(errno));
 		return false;
 	}
-	snprintf(src, sizeof(src), "%s/tap_bpf.bpf.c", dir);
-	snprintf(obj, sizeof(obj), "%s/tap_bpf.bpf.o", dir);
-	f = fopen(src, "w");
-	if (!f || fwrite(bpf_c, 1, len, f) != len) {
-		diag_fatal_noloc(&s->diag, "cannot write %s: %s", src, strerror(errno));
-		if (f)
-			fclose(f);
-		remove_dir(s, dir);
-		return false;
-	}
-	if (fclose(f) != 0 || !compile_bpf(s, rt, src, obj)) {
-		struct session keep = *s;
-
-		keep.opts.keep_build = true;
-		remove_dir(&keep, dir);
-		return false;
-	}
-	*bytes = read_all(obj, nbytes);
-	if (!*bytes)
-		diag_fatal_noloc(&s->diag, "cannot read %s", obj);
-	else if (cache_dir[0] && cache_mkdir_p(cache_dir)) {
-		snprintf(cached, sizeof(cached), "%s/tap_bpf.bpf.o", cache_dir);
-		if (!cache_store(obj, cached, 0600))
-			fprintf(stderr, "tapc: warning: cannot cache the BPF object in %s\n",
-				cache_dir);
-	}
-	remove_dir(s, dir);
-	return *bytes != NULL;
+	return bpf_compile_command(s, rt, plan->source, plan->object,
+				   plan->compile, sizeof(plan->compile));
 }
 
 char *
-build_bpf_translate(struct session *s, const char *rt, size_t *len)
+build_bpf_translate(struct session *s, const char *rt, size_t *len,
+		    struct bpf_object_plan *plan)
 {
-	char cache_dir[PATH_MAX], cached[PATH_MAX + 32];
+	char cache_dir[PATH_MAX], key[HASH_HEX_SIZE];
 	struct bpf_translation *t;
-	unsigned char *bytes = NULL;
-	size_t nbytes = 0, bpf_len = 0;
+	size_t bpf_len = 0;
 	char *text = NULL, *bpf_c = NULL;
 	FILE *f = open_memstream(&bpf_c, &bpf_len);
 
+	memset(plan, 0, sizeof(*plan));
 	if (!f) {
 		diag_fatal_noloc(&s->diag, "out of memory");
 		return NULL;
@@ -245,21 +202,23 @@ build_bpf_translate(struct session *s, const char *rt, size_t *len)
 		free(bpf_c);
 		return NULL;
 	}
-	object_cache_dir(rt, bpf_c, bpf_len, cache_dir, sizeof(cache_dir));
-	snprintf(cached, sizeof(cached), "%s/tap_bpf.bpf.o", cache_dir);
+	object_cache_dir(rt, bpf_c, bpf_len, key, cache_dir, sizeof(cache_dir));
+	if (cache_dir[0])
+		snprintf(plan->cache, sizeof(plan->cache), "%s/tap_bpf.bpf.o", cache_dir);
 	/* -k wants the sources in a kept directory: compile then */
-	if (!s->opts.keep_build && cache_dir[0] && cache_trusted(cached) &&
-	    (bytes = read_all(cached, &nbytes)) != NULL) {
+	if (!s->opts.keep_build && plan->cache[0] && cache_trusted(plan->cache)) {
+		snprintf(plan->object, sizeof(plan->object), "%s", plan->cache);
+		plan->cache[0] = '\0';		/* nothing to keep */
 		if (s->opts.verbose)
-			fprintf(stderr, "Pass 4: using cached %s\n", cached);
-	} else if (!compile_to_bytes(s, rt, bpf_c, bpf_len, cache_dir,
-				     &bytes, &nbytes)) {
+			fprintf(stderr, "Pass 4: using cached %s\n", plan->object);
+	} else if (!plan_compile(s, rt, bpf_c, bpf_len, plan)) {
 		free(bpf_c);
+		build_bpf_finish(s, plan, false);
 		return NULL;
 	}
 	free(bpf_c);
 	f = open_memstream(&text, len);
-	if (!f || !pass_translate_bpf_user(t, f, bytes, nbytes)) {
+	if (!f || !pass_translate_bpf_user(t, f, key)) {
 		if (f)
 			fclose(f);
 		free(text);
@@ -267,8 +226,39 @@ build_bpf_translate(struct session *s, const char *rt, size_t *len)
 	} else {
 		fclose(f);
 	}
-	free(bytes);
+	if (!text)
+		build_bpf_finish(s, plan, false);
 	return text;
+}
+
+bool
+build_bpf_object_failed(const struct bpf_object_plan *plan)
+{
+	return plan->compile[0] && access(plan->object, R_OK) != 0;
+}
+
+void
+build_bpf_finish(struct session *s, struct bpf_object_plan *plan, bool built)
+{
+	if (built && plan->compile[0] && plan->cache[0] &&
+	    access(plan->object, R_OK) == 0) {
+		char dir[PATH_MAX + 32];
+
+		snprintf(dir, sizeof(dir), "%.*s",
+			 (int)(strrchr(plan->cache, '/') - plan->cache), plan->cache);
+		if (!cache_mkdir_p(dir) || !cache_store(plan->object, plan->cache, 0600))
+			fprintf(stderr, "tapc: warning: cannot cache the BPF object in %s\n",
+				dir);
+	}
+	if (plan->scratch[0]) {
+		/* a failed build keeps the BPF C for a look */
+		struct session keep = *s;
+
+		keep.opts.keep_build = s->opts.keep_build ||
+				       (!built && build_bpf_object_failed(plan));
+		remove_dir(&keep, plan->scratch);
+		plan->scratch[0] = '\0';
+	}
 }
 
 /* -p3: the BPF C alone (the user half is --target=user's C with tables). */

@@ -209,54 +209,96 @@ runtime_object_path(struct session *s, const char *rt, const char *runtime_c,
 	snprintf(out, size, "%s/user-runtime/%s/tap_rt.o", paths_cache_dir(), hex);
 }
 
+/* The runtime object to link for runtime_c: the cached one, else one to
+ * compile beside the script; in *compile_cmd the command for it ("" when
+ * cached), in cached where to keep it afterwards ("" for nowhere). */
+static bool
+build_runtime_object(struct session *s, const char *rt, const char *runtime_c,
+		     const char *cc, const char *flags, char *obj, size_t obj_size,
+		     char *compile_cmd, size_t cmd_size, char *cached,
+		     size_t cached_size)
+{
+	char src[PATH_MAX + 32];
+
+	compile_cmd[0] = '\0';
+	runtime_object_path(s, rt, runtime_c, cached, cached_size);
+	if (cached[0] && cache_trusted(cached)) {
+		snprintf(obj, obj_size, "%s", cached);
+		cached[0] = '\0';	/* nothing to keep */
+		if (s->opts.verbose)
+			fprintf(stderr, "tapc: runtime object from the cache: %s\n", obj);
+		return true;
+	}
+	snprintf(src, sizeof(src), "%s/tap_rt.c", build_dir);
+	snprintf(obj, obj_size, "%s/tap_rt.o", build_dir);
+	snprintf(compile_cmd, cmd_size, "%s %s -c -o '%s' '%s'", cc, flags, obj, src);
+	return build_write_text(s, src, runtime_c, strlen(runtime_c));
+}
+
+/* An assembler file that brings the BPF object's bytes into the program
+ * as tap_bpf_object[] .. tap_bpf_object_end[] (user_bpf.c). */
+static bool
+build_bpf_blob(struct session *s, const char *object, char *blob, size_t size)
+{
+	const char *text;
+
+	if (strpbrk(object, "\"\\\n")) {
+		diag_fatal_noloc(&s->diag, "cannot link the BPF object %s: its path has a quote, backslash or newline",
+				 object);
+		return false;
+	}
+	snprintf(blob, size, "%s/tap_bpf_object.S", build_dir);
+	text = arena_printf(s->arena,
+		"/* the BPF object, linked into the program (build_user.c) */\n"
+		"\t.section .rodata\n\t.balign 8\n"
+		"\t.globl tap_bpf_object\ntap_bpf_object:\n"
+		"\t.incbin \"%s\"\n"
+		"\t.globl tap_bpf_object_end\ntap_bpf_object_end:\n"
+		"\t.section .note.GNU-stack,\"\",@progbits\n", object);
+	return build_write_text(s, blob, text, strlen(text));
+}
+
 /*
- * Compile src (and, when runtime_c is not NULL, link it with the runtime
- * object: the cached one, else one compiled from runtime_c beside the
- * script, in parallel, and then kept in the cache).
+ * Compile src and link the program: with the runtime object when
+ * runtime_c is not NULL (build_runtime_object), with the BPF object when
+ * bpf is not NULL (build_bpf.c's plan).  What is still to compile (the
+ * runtime, the BPF C) runs in the background beside the script's cc, and
+ * all are waited for before the one link.
  */
 static bool
 build_compile(struct session *s, const char *rt, const char *src,
-	      const char *runtime_c)
+	      const char *runtime_c, const struct bpf_object_plan *bpf)
 {
-	char cmd[16 * PATH_MAX], rt_cmd[6 * PATH_MAX] = "";
-	char flags[3 * PATH_MAX], cached[PATH_MAX + 64];
-	char rt_src[PATH_MAX + 32], rt_obj[PATH_MAX + 64];
+	char cmd[24 * PATH_MAX], rt_cmd[6 * PATH_MAX] = "";
+	char flags[3 * PATH_MAX], cached[PATH_MAX + 64] = "";
+	char rt_obj[PATH_MAX + 64] = "", blob[PATH_MAX + 32] = "";
 	const char *cc = getenv("CC") ? getenv("CC") : "cc";
-	bool bpf = s->opts.target == TARGET_BPF, compile_rt = false;
 	const char *libs = bpf ? " -lbpf -lelf -lz -lpthread" : "";
 	int rc;
 
 	snprintf(flags, sizeof(flags), "-std=gnu11 -O0 -I'%s/user'%s%s%s", rt,
 		 bpf ? " -DTAP_BPF -I'" : "", bpf ? rt : "", bpf ? "/bpf'" : "");
-	if (!runtime_c) {
-		snprintf(cmd, sizeof(cmd), "%s %s -o '%s' '%s'%s", cc, flags,
-			 build_program, src, libs);
-	} else {
-		runtime_object_path(s, rt, runtime_c, cached, sizeof(cached));
-		if (cached[0] && cache_trusted(cached)) {
-			snprintf(rt_obj, sizeof(rt_obj), "%s", cached);
-			if (s->opts.verbose)
-				fprintf(stderr, "tapc: runtime object from the cache: %s\n",
-					cached);
-		} else {
-			compile_rt = true;
-			snprintf(rt_src, sizeof(rt_src), "%s/tap_rt.c", build_dir);
-			snprintf(rt_obj, sizeof(rt_obj), "%s/tap_rt.o", build_dir);
-			if (!build_write_text(s, rt_src, runtime_c, strlen(runtime_c)))
-				return false;
-		}
-		/* sh -c: the runtime in the background while the script
-		 * compiles (both waited for), then one link */
-		if (compile_rt)
-			snprintf(rt_cmd, sizeof(rt_cmd), "%s %s -c -o '%s' '%s' & r=$!; ",
-				 cc, flags, rt_obj, rt_src);
-		snprintf(cmd, sizeof(cmd),
-			 "%s%s %s -c -o '%s.o' '%s'; s=$?; %s[ $s = 0 ] && "
-			 "%s -o '%s' '%s.o' '%s'%s",
-			 rt_cmd, cc, flags, build_program, src,
-			 compile_rt ? "wait $r && " : "",
-			 cc, build_program, build_program, rt_obj, libs);
-	}
+	if (runtime_c &&
+	    !build_runtime_object(s, rt, runtime_c, cc, flags, rt_obj,
+				  sizeof(rt_obj), rt_cmd, sizeof(rt_cmd),
+				  cached, sizeof(cached)))
+		return false;
+	if (bpf && !build_bpf_blob(s, bpf->object, blob, sizeof(blob)))
+		return false;
+	/* sh -c: b and r in the background, s the script, then the link */
+	snprintf(cmd, sizeof(cmd),
+		 "%s%s%s%s%s "
+		 "%s %s -c -o '%s.o' '%s'; s=$?; %s%s"
+		 "[ $s = 0 ] && %s -o '%s' '%s.o'%s%s%s%s%s%s%s",
+		 bpf && bpf->compile[0] ? bpf->compile : "",
+		 bpf && bpf->compile[0] ? " & b=$!;" : "",
+		 rt_cmd[0] ? " " : "", rt_cmd, rt_cmd[0] ? " & r=$!;" : "",
+		 cc, flags, build_program, src,
+		 bpf && bpf->compile[0] ? "wait $b || s=1; " : "",
+		 rt_cmd[0] ? "wait $r || s=1; " : "",
+		 cc, build_program, build_program,
+		 rt_obj[0] ? " '" : "", rt_obj, rt_obj[0] ? "'" : "",
+		 blob[0] ? " '" : "", blob, blob[0] ? "'" : "", libs);
 	if (s->opts.verbose)
 		fprintf(stderr, "Pass 4: %s\n", cmd);
 	if (!s->opts.verbose) {
@@ -267,12 +309,17 @@ build_compile(struct session *s, const char *rt, const char *src,
 	} else {
 		rc = system(cmd);
 	}
+	if (bpf && build_bpf_object_failed(bpf)) {
+		diag_fatal_noloc(&s->diag, "compiling the BPF C failed (%s kept)",
+				 bpf->source);
+		return false;
+	}
 	if (rc != 0 || !file_exists(build_program)) {
 		diag_fatal_noloc(&s->diag, "compiling the generated C failed (%s kept)",
 				 src);
 		return false;
 	}
-	if (compile_rt && cached[0]) {
+	if (cached[0]) {
 		char dir[PATH_MAX + 64];
 
 		snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(cached, '/') - cached),
@@ -303,14 +350,19 @@ pass_build(struct session *s)
 {
 	const char *rt = build_runtime_dir(s);
 	char src[PATH_MAX + 128], cache_dir[PATH_MAX];
+	struct bpf_object_plan plan, *bpf = NULL;
 	char *text;
 	size_t len;
 	bool ok;
 
 	if (!rt)
 		return false;
-	text = s->opts.target == TARGET_BPF ? build_bpf_translate(s, rt, &len)
-					     : build_translate(s, &len);
+	if (s->opts.target == TARGET_BPF) {
+		bpf = &plan;
+		text = build_bpf_translate(s, rt, &len, bpf);
+	} else {
+		text = build_translate(s, &len);
+	}
 	if (!text)
 		return false;
 	build_cache_path(rt, text, len, cache_dir, sizeof(cache_dir));
@@ -321,24 +373,28 @@ pass_build(struct session *s)
 		if (s->opts.verbose)
 			fprintf(stderr, "Pass 4: using cached %s\n", build_program);
 		free(text);
+		if (bpf) {
+			bpf->compile[0] = '\0';	/* the program has its object */
+			build_bpf_finish(s, bpf, false);
+		}
 		return true;
 	}
-	if (!build_make_dir(s)) {
-		free(text);
-		return false;
-	}
-	snprintf(src, sizeof(src), "%s/%.60s.c", build_dir, build_module_name(s));
-	snprintf(build_program, sizeof(build_program), "%s/%.60s", build_dir,
-		 build_module_name(s));
-	{
+	ok = build_make_dir(s);
+	if (ok) {
 		const char *script = NULL, *runtime_c = NULL;
 
+		snprintf(src, sizeof(src), "%s/%.60s.c", build_dir,
+			 build_module_name(s));
+		snprintf(build_program, sizeof(build_program), "%s/%.60s",
+			 build_dir, build_module_name(s));
 		if (!runtime_split(s, text, &script, &runtime_c))
 			script = text;	/* one translation unit, as before */
 		ok = build_write_text(s, src, script, strlen(script)) &&
-		     build_compile(s, rt, src, runtime_c);
+		     build_compile(s, rt, src, runtime_c, bpf);
 	}
 	free(text);
+	if (bpf)
+		build_bpf_finish(s, bpf, ok);
 	if (ok) {
 		/* the cached copy is the result, as on a cache hit, so that
 		 * -p4 leaves no scratch directory behind (unless -k) */
@@ -351,8 +407,10 @@ pass_build(struct session *s)
 		}
 		return true;
 	}
+	if (!build_dir[0])
+		return false;
 	/* keep the C for a look when the compiler refused it */
-	if (file_exists(src)) {
+	if (file_exists(src) && !(bpf && build_bpf_object_failed(bpf))) {
 		struct session keep = *s;
 
 		keep.opts.keep_build = true;

@@ -14,6 +14,7 @@
 #ifndef TAPC_BUILD_BUILD_USER_H
 #define TAPC_BUILD_BUILD_USER_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -23,10 +24,25 @@
 bool pass_build(struct session *s);
 int pass_run(struct session *s);
 
-/* --runtime=bpf (build_bpf.c): the user program's C, its BPF half
- * compiled with clang and embedded; NULL after errors.  And -p3's text:
- * the BPF C. */
-char *build_bpf_translate(struct session *s, const char *rt, size_t *len);
+/* --runtime=bpf (build_bpf.c): the user program's C, NULL after errors,
+ * and its BPF object's plan: link `object`, which the cache had, or which
+ * `compile` (clang, run in `scratch`) makes of `source`; then keep it as
+ * `cache` ("" for none). build_bpf_finish() keeps a fresh object in the
+ * cache after a build and removes the scratch directory (kept with -k,
+ * or when clang failed). And -p3's text: the BPF C. */
+struct bpf_object_plan {
+	char object[PATH_MAX + 32];
+	char compile[4 * PATH_MAX];	/* "" when the object is cached */
+	char source[PATH_MAX + 32];
+	char scratch[PATH_MAX];
+	char cache[PATH_MAX + 32];
+};
+char *build_bpf_translate(struct session *s, const char *rt, size_t *len,
+			  struct bpf_object_plan *plan);
+/* True when clang was to make the object and did not. */
+bool build_bpf_object_failed(const struct bpf_object_plan *plan);
+void build_bpf_finish(struct session *s, struct bpf_object_plan *plan,
+		      bool built);
 bool build_bpf_print(struct session *s, FILE *out);
 
 /* The program pass_build made (what -p4 prints), or NULL. */

@@ -136,10 +136,10 @@ bool bpf_split(struct session *s, struct bpf_split *sp);
 /* The BPF C of the kernel-side probes; false after reporting. */
 bool bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp,
 		     FILE *out);
-/* The user program's glue, after the user codegen's text; obj is the
- * BPF object's bytes. */
-void bpf_emit_user_glue(struct bpf_cg *b, FILE *out,
-			const unsigned char *obj, size_t objlen);
+/* The user program's glue, after the user codegen's text; object_key
+ * names the BPF object linked beside it (a comment: it makes the key of
+ * the program's cache entry depend on the object). */
+void bpf_emit_user_glue(struct bpf_cg *b, FILE *out, const char *object_key);
 
 void bpf_emit_globals_struct(struct bpf_cg *b, FILE *out);
 

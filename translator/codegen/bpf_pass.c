@@ -194,10 +194,10 @@ pass_translate_bpf(struct session *s, FILE *bpf_out)
 
 bool
 pass_translate_bpf_user(struct bpf_translation *t, FILE *out,
-			const unsigned char *obj, size_t objlen)
+			const char *object_key)
 {
 	fwrite(t->user_text, 1, t->user_len, out);
-	bpf_emit_user_glue(&t->cg, out, obj, objlen);
+	bpf_emit_user_glue(&t->cg, out, object_key);
 	free(t->user_text);
 	t->user_text = NULL;
 	return !ferror(out);

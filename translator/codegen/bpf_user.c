@@ -152,8 +152,7 @@ emit_globals(struct bpf_cg *b, FILE *out)
 }
 
 void
-bpf_emit_user_glue(struct bpf_cg *b, FILE *out, const unsigned char *obj,
-		   size_t objlen)
+bpf_emit_user_glue(struct bpf_cg *b, FILE *out, const char *object_key)
 {
 	fprintf(out, "\n/* ---- the BPF half (translator/codegen/bpf_user.c) ---- */\n");
 	fprintf(out, "#include \"tap_bpf_abi.h\"\n");
@@ -186,8 +185,9 @@ bpf_emit_user_glue(struct bpf_cg *b, FILE *out, const unsigned char *obj,
 		fprintf(out, " },\n");
 	}
 	fprintf(out, "\t{ NULL, NULL, NULL, 0, false, NULL, 0, 0, 0, false, NULL }\n};\n");
-	fprintf(out, "static const unsigned char tap_bpf_object[%zu] = {", objlen);
-	for (size_t i = 0; i < objlen; i++)
-		fprintf(out, "%s%u,", i % 24 ? "" : "\n", obj[i]);
-	fprintf(out, "\n};\n#include \"user_bpf.c\"\n");
+	/* the object's bytes come in at the link, from its own file, so
+	 * that clang and cc run side by side (translator/build/build_bpf.c) */
+	fprintf(out, "/* the BPF object %s */\n", object_key);
+	fprintf(out, "extern const unsigned char tap_bpf_object[], tap_bpf_object_end[];\n");
+	fprintf(out, "#include \"user_bpf.c\"\n");
 }

@@ -21,12 +21,13 @@
 bool pass_translate(struct session *s, FILE *out);
 
 /* --runtime=bpf (bpf_pass.c): the BPF C of the kernel-side probes to
- * bpf_out, or NULL after errors; then, once clang has compiled it, the
- * user program's C with the object's bytes embedded. */
+ * bpf_out, or NULL after errors; then the user program's C, which links
+ * with the object clang makes of that C (tap_bpf_object[] to
+ * tap_bpf_object_end[]), object_key naming it in a comment. */
 struct bpf_translation;
 struct bpf_translation *pass_translate_bpf(struct session *s, FILE *bpf_out);
 bool pass_translate_bpf_user(struct bpf_translation *t, FILE *out,
-			     const unsigned char *obj, size_t objlen);
+			     const char *object_key);
 
 /* The print family: printf sprintf print println printd printdln sprint
  * sprintln. */
