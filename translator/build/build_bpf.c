@@ -241,15 +241,10 @@ void
 build_bpf_finish(struct session *s, struct bpf_object_plan *plan, bool built)
 {
 	if (built && plan->compile[0] && plan->cache[0] &&
-	    access(plan->object, R_OK) == 0) {
-		char dir[PATH_MAX + 32];
-
-		snprintf(dir, sizeof(dir), "%.*s",
-			 (int)(strrchr(plan->cache, '/') - plan->cache), plan->cache);
-		if (!cache_mkdir_p(dir) || !cache_store(plan->object, plan->cache, 0600))
-			fprintf(stderr, "tapc: warning: cannot cache the BPF object in %s\n",
-				dir);
-	}
+	    access(plan->object, R_OK) == 0 &&
+	    !cache_store_in_new_dir(plan->object, plan->cache, 0600))
+		fprintf(stderr, "tapc: warning: cannot cache the BPF object as %s\n",
+			plan->cache);
 	if (plan->scratch[0]) {
 		/* a failed build keeps the BPF C for a look */
 		struct session keep = *s;

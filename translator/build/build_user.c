@@ -14,6 +14,7 @@
  * Must not: leave a build directory behind on failure, unless -k.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,6 +259,18 @@ build_bpf_blob(struct session *s, const char *object, char *blob, size_t size)
 	return build_write_text(s, blob, text, strlen(text));
 }
 
+/* printf at the end of the string cmd (size bytes in all). */
+static void __attribute__((format(printf, 3, 4)))
+cmd_append(char *cmd, size_t size, const char *fmt, ...)
+{
+	size_t len = strlen(cmd);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
 /*
  * Compile src and link the program: with the runtime object when
  * runtime_c is not NULL (build_runtime_object), with the BPF object when
@@ -285,20 +298,26 @@ build_compile(struct session *s, const char *rt, const char *src,
 		return false;
 	if (bpf && !build_bpf_blob(s, bpf->object, blob, sizeof(blob)))
 		return false;
-	/* sh -c: b and r in the background, s the script, then the link */
-	snprintf(cmd, sizeof(cmd),
-		 "%s%s%s%s%s "
-		 "%s %s -c -o '%s.o' '%s'; s=$?; %s%s"
-		 "[ $s = 0 ] && %s -o '%s' '%s.o'%s%s%s%s%s%s%s",
-		 bpf && bpf->compile[0] ? bpf->compile : "",
-		 bpf && bpf->compile[0] ? " & b=$!;" : "",
-		 rt_cmd[0] ? " " : "", rt_cmd, rt_cmd[0] ? " & r=$!;" : "",
-		 cc, flags, build_program, src,
-		 bpf && bpf->compile[0] ? "wait $b || s=1; " : "",
-		 rt_cmd[0] ? "wait $r || s=1; " : "",
-		 cc, build_program, build_program,
-		 rt_obj[0] ? " '" : "", rt_obj, rt_obj[0] ? "'" : "",
-		 blob[0] ? " '" : "", blob, blob[0] ? "'" : "", libs);
+	/* sh -c: what is still to compile in the background (b, r), the
+	 * script meanwhile (s), all waited for, then the one link */
+	cmd[0] = '\0';
+	if (bpf && bpf->compile[0])
+		cmd_append(cmd, sizeof(cmd), "%s & b=$!; ", bpf->compile);
+	if (rt_cmd[0])
+		cmd_append(cmd, sizeof(cmd), "%s & r=$!; ", rt_cmd);
+	cmd_append(cmd, sizeof(cmd), "%s %s -c -o '%s.o' '%s'; s=$?; ", cc, flags,
+		   build_program, src);
+	if (bpf && bpf->compile[0])
+		cmd_append(cmd, sizeof(cmd), "wait $b || s=1; ");
+	if (rt_cmd[0])
+		cmd_append(cmd, sizeof(cmd), "wait $r || s=1; ");
+	cmd_append(cmd, sizeof(cmd), "[ $s = 0 ] && %s -o '%s' '%s.o'", cc,
+		   build_program, build_program);
+	if (rt_obj[0])
+		cmd_append(cmd, sizeof(cmd), " '%s'", rt_obj);
+	if (blob[0])
+		cmd_append(cmd, sizeof(cmd), " '%s'", blob);
+	cmd_append(cmd, sizeof(cmd), "%s", libs);
 	if (s->opts.verbose)
 		fprintf(stderr, "Pass 4: %s\n", cmd);
 	if (!s->opts.verbose) {
@@ -319,15 +338,9 @@ build_compile(struct session *s, const char *rt, const char *src,
 				 src);
 		return false;
 	}
-	if (cached[0]) {
-		char dir[PATH_MAX + 64];
-
-		snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(cached, '/') - cached),
-			 cached);
-		if (!cache_mkdir_p(dir) || !cache_store(rt_obj, cached, 0600))
-			fprintf(stderr, "tapc: warning: cannot cache the runtime object in %s\n",
-				dir);
-	}
+	if (cached[0] && !cache_store_in_new_dir(rt_obj, cached, 0600))
+		fprintf(stderr, "tapc: warning: cannot cache the runtime object as %s\n",
+			cached);
 	return true;
 }
 

@@ -185,3 +185,15 @@ cache_name_hash(const char *s)
 		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
 	return h;
 }
+
+bool
+cache_store_in_new_dir(const char *from, const char *to, mode_t mode)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(to, '/');
+
+	if (!slash || (size_t)(slash - to) >= sizeof(dir))
+		return false;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - to), to);
+	return cache_mkdir_p(dir) && cache_store(from, to, mode);
+}

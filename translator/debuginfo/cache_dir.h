@@ -43,6 +43,8 @@ bool cache_trusted(const char *path);
  * temporary file and rename(), so that a link planted at TO is replaced,
  * not followed. */
 bool cache_store(const char *from, const char *to, mode_t mode);
+/* The same, making TO's directory (and its parents) first. */
+bool cache_store_in_new_dir(const char *from, const char *to, mode_t mode);
 
 /* FNV-1a of a string: short, stable cache file names from long keys. */
 uint64_t cache_name_hash(const char *s);
