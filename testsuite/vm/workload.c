@@ -4,6 +4,8 @@
  *
  *   workload getppid N     make exactly N getppid() system calls
  *   workload syscalls MS   make cheap system calls for MS milliseconds
+ *   workload getuid N      make exactly N getuid() calls (a fixed amount of
+ *                          probe output, however fast the host is)
  *   workload sleep MS      sleep MS milliseconds
  *   workload asuser CMD... run CMD as uid/gid 65534 (nobody)
  *   workload badclose N    make exactly N close(999) calls, each failing
@@ -44,7 +46,7 @@ main(int argc, char **argv)
 		return 127;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: workload getppid N | syscalls MS | sleep MS | badclose N | asuser CMD...\n");
+		fprintf(stderr, "usage: workload getppid N | syscalls MS | getuid N | sleep MS | badclose N | asuser CMD...\n");
 		return 2;
 	}
 	n = strtol(argv[2], NULL, 10);
@@ -56,6 +58,11 @@ main(int argc, char **argv)
 	if (strcmp(argv[1], "syscalls") == 0) {
 		end = now_ms() + n;
 		while (now_ms() < end)
+			syscall(SYS_getuid);
+		return 0;
+	}
+	if (strcmp(argv[1], "getuid") == 0) {
+		for (i = 0; i < n; i++)
 			syscall(SYS_getuid);
 		return 0;
 	}
