@@ -12,6 +12,8 @@
 # puts them in the distribution.  A new test is one name here.
 TAP_BPF_TESTS = \
 	arrays \
+	bpf-loop \
+	bpf-loop-limit \
 	classic \
 	classic-attach \
 	classic-load \

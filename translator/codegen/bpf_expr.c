@@ -1115,8 +1115,8 @@ bpf_expr(struct bpf_cg *b, struct node *n)
 /* ---- statements ---- */
 
 /* A for loop's init or step: an expression, or a statement. */
-static void
-expr_or_stmt(struct bpf_cg *b, struct node *n)
+void
+bpf_expr_or_stmt(struct bpf_cg *b, struct node *n)
 {
 	if (n->kind >= N_BLOCK && n->kind <= N_TRY) {
 		bpf_stmt(b, n);
@@ -1131,30 +1131,28 @@ expr_or_stmt(struct bpf_cg *b, struct node *n)
 	bpf_line(b, "}");
 }
 
-static void
-loop_guard(struct bpf_cg *b, struct node *n)
+void
+bpf_raise_uncaught(struct bpf_cg *b, const char *msg, struct node *n)
 {
-	bpf_line(b, "if (++__acts > TAP_BPF_MAXACTION)");
+	raise_uncaught(b, msg, n, NULL);
+}
+
+/* One round of a while/for, in a C loop or a bpf_loop() callback: the
+ * MAXACTION count (++counter), the test (false: the `stop` statement),
+ * the body (continue jumps to contK), the step. */
+void
+bpf_loop_round(struct bpf_cg *b, struct node *n, const char *counter,
+	       const char *stop, struct node *cond, struct node *step,
+	       struct node *body, int k)
+{
+	bpf_line(b, "if (++%s > TAP_BPF_MAXACTION)", counter);
 	b->indent++;
 	raise_uncaught(b, "MAXACTION exceeded", n, NULL);
 	b->indent--;
-}
-
-static void
-loop(struct bpf_cg *b, struct node *n, struct node *cond, struct node *step,
-     struct node *body)
-{
-	int was = b->cont, k = b->seq++;
-	const char *brk = b->brk_stmt, *cont = b->cont_stmt;
-
-	b->brk_stmt = b->cont_stmt = NULL;
-	bpf_line(b, "for (;;) {");
-	b->indent++;
-	loop_guard(b, n);
 	if (cond) {
 		struct bval c = bpf_as_long(b, cond);
 
-		bpf_line(b, "if (!(%s)) break;", c.c);
+		bpf_line(b, "if (!(%s)) %s", c.c, stop);
 	}
 	b->cont = k;
 	bpf_line(b, "{");
@@ -1164,7 +1162,23 @@ loop(struct bpf_cg *b, struct node *n, struct node *cond, struct node *step,
 	bpf_line(b, "}");
 	bpf_line(b, "cont%d: ;", k);
 	if (step)
-		expr_or_stmt(b, step);
+		bpf_expr_or_stmt(b, step);
+}
+
+static void
+loop(struct bpf_cg *b, struct node *n, struct node *cond, struct node *step,
+     struct node *body)
+{
+	int was = b->cont, k;
+	const char *brk = b->brk_stmt, *cont = b->cont_stmt;
+
+	if (bpf_loop_callback(b, n, cond, step, body))
+		return;
+	k = b->seq++;
+	b->brk_stmt = b->cont_stmt = NULL;
+	bpf_line(b, "for (;;) {");
+	b->indent++;
+	bpf_loop_round(b, n, "__acts", "break;", cond, step, body, k);
 	b->indent--;
 	bpf_line(b, "}");
 	b->cont = was;
@@ -1251,7 +1265,7 @@ bpf_stmt(struct bpf_cg *b, struct node *n)
 		bpf_line(b, "{");
 		b->indent++;
 		if (n->u.for_stmt.init)
-			expr_or_stmt(b, n->u.for_stmt.init);
+			bpf_expr_or_stmt(b, n->u.for_stmt.init);
 		loop(b, n, n->u.for_stmt.cond, n->u.for_stmt.step,
 		     n->u.for_stmt.body);
 		b->indent--;

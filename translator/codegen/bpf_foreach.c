@@ -3,14 +3,12 @@
  * (--runtime=bpf), as a bpf_for_each_map_elem() callback.
  *
  * Takes an N_FOREACH of a BPF program.  The loop's body becomes a static
- * callback (written to b->callbacks, which bpf_emit.c places before the
- * handlers) that finds the session, the globals and this CPU's frame
- * again (the frame is the handler's: the callback runs on its CPU, in
- * its call), copies the element's key into the loop's variables and its
- * value into `v = [k]`'s, and runs the body.  `break` returns 1 (the
- * iteration stops), `continue` returns 0; an error or `next` records
- * "abort" in the frame and returns 1, and the handler, seeing it after
- * the call, leaves as well.  `limit N` is a count in the frame.
+ * callback (bpf_callback.c) that copies the element's key into the
+ * loop's variables and its value into `v = [k]`'s, and runs the body.
+ * `break` returns 1 (the iteration stops), `continue` returns 0; an
+ * error or `next` records "abort" in the frame and returns 1, and the
+ * handler, seeing it after the call, leaves as well.  `limit N` is a
+ * count in the frame.
  *
  * Without a sort order the elements come in the map's order, which the
  * language leaves unspecified; a sorted foreach needs every element at
@@ -22,9 +20,6 @@
  * Must not: leave b->out, the loop statements or the abort statement
  * changed after returning.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "translator/codegen/bpf_int.h"
 
 static bool
@@ -60,20 +55,6 @@ refuse_foreach(struct bpf_cg *b, struct node *n, struct symbol **arr)
 	return false;
 }
 
-/* The callback's head: what a handler has in scope, found again. */
-static void
-callback_head(struct bpf_cg *b, int k)
-{
-	bpf_line(b, "__u32 zero = 0;");
-	bpf_line(b, "int64_t __acts = 0;");
-	bpf_line(b, "struct tap_bpf_session *ss = bpf_map_lookup_elem(&tap_session, &zero);");
-	bpf_line(b, "struct tap_globals *gl = bpf_map_lookup_elem(&tap_gl, &zero);");
-	bpf_line(b, "struct frame%d *f = bpf_map_lookup_elem(&tap_frames, &zero);", b->dp->index);
-	bpf_line(b, "if (!ss || !gl || !f) return 1;");
-	bpf_line(b, "(void)__acts; (void)gl; (void)key; (void)val; (void)data;");
-	bpf_line(b, "if (f->fe%d_lim >= 0 && f->fe%d_n++ >= f->fe%d_lim) return 1;", k, k, k);
-}
-
 /* key -> the loop variables, value -> v of `v = [k]`. */
 static void
 bind_element(struct bpf_cg *b, struct node *n, struct symbol *sym)
@@ -101,12 +82,7 @@ bpf_foreach(struct bpf_cg *b, struct node *n)
 {
 	struct symbol *sym = NULL;
 	int k = b->seq++;
-	FILE *saved_out = b->out, *cb;
-	char *text = NULL;
-	size_t len = 0;
-	int saved_indent = b->indent;
-	const char *saved_abort = b->abort_stmt;
-	const char *saved_brk = b->brk_stmt, *saved_cont = b->cont_stmt;
+	struct bpf_callback cb;
 	const char *outer_abort = bpf_abort(b);
 
 	if (b->ntry > 0 && b->tries[b->ntry - 1].ncb == b->ncb) {
@@ -133,30 +109,16 @@ bpf_foreach(struct bpf_cg *b, struct node *n)
 	b->indent--;
 	bpf_line(b, "}");
 
-	/* the callback, in its own text */
-	cb = open_memstream(&text, &len);
-	b->out = cb;
-	b->indent = 0;
-	fprintf(cb, "/* foreach at %s */\nstatic long\nfe_cb%d(void *map, %s *key, %s *val, void *data)\n{\n",
-		bpf_near(b, n), k, bpf_key_type(b, sym), bpf_value_type(b, sym));
-	b->indent = 1;
-	bpf_line(b, "(void)map;");
-	callback_head(b, k);
-	b->ncb++;
+	bpf_callback_begin(b, &cb, bpf_fmt(b,
+		"/* foreach at %s */\nstatic long\nfe_cb%d(void *map, %s *key, %s *val, void *data)\n",
+		bpf_near(b, n), k, bpf_key_type(b, sym), bpf_value_type(b, sym)));
+	bpf_line(b, "(void)map; (void)key; (void)val; (void)data;");
+	bpf_line(b, "if (f->fe%d_lim >= 0 && f->fe%d_n++ >= f->fe%d_lim) return 1;", k, k, k);
 	b->abort_stmt = bpf_fmt(b, "{ f->fe%d_stop = 1; return 1; }", k);
 	b->brk_stmt = "return 1;";
 	b->cont_stmt = "return 0;";
 	bind_element(b, n, sym);
 	bpf_stmt(b, n->u.foreach.body);
 	bpf_line(b, "return 0;");
-	fprintf(cb, "}\n\n");
-	fclose(cb);
-	b->ncb--;
-	b->abort_stmt = saved_abort;
-	b->brk_stmt = saved_brk;
-	b->cont_stmt = saved_cont;
-	b->out = saved_out;
-	b->indent = saved_indent;
-	fwrite(text, 1, len, b->callbacks);
-	free(text);
+	bpf_callback_end(b, &cb);
 }

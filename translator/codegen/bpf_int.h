@@ -90,6 +90,7 @@ struct bpf_cg {
 	} tries[BPF_MAX_TRY];
 	int ntry;
 	FILE *callbacks;		/* their text, before the handlers */
+	bool has_bpf_loop;		/* the kernel has bpf_loop() (5.17) */
 	struct bpf_print_site *prints;
 	int nprints, print_cap;
 	struct bpf_error_site *errors;
@@ -168,6 +169,15 @@ struct bval bpf_as_long(struct bpf_cg *b, struct node *n);
 const char *bpf_as_str(struct bpf_cg *b, struct node *n);
 
 const char *bpf_near(struct bpf_cg *b, struct node *n);
+/* an error that ends the handler even inside a try (MAXACTION) */
+void bpf_raise_uncaught(struct bpf_cg *b, const char *msg, struct node *n);
+/* an expression for its effect, or a statement (a for's init and step) */
+void bpf_expr_or_stmt(struct bpf_cg *b, struct node *n);
+/* one round of while/for: counter's MAXACTION count, the test (false:
+ * stop), the body (continue: goto contK), the step */
+void bpf_loop_round(struct bpf_cg *b, struct node *n, const char *counter,
+		    const char *stop, struct node *cond, struct node *step,
+		    struct node *body, int k);
 void bpf_mark_kernel_global(struct bpf_cg *b, struct symbol *sym);
 
 /* bpf_sprintf.c: sprintf/sprint/sprintln through bpf_snprintf() */
@@ -178,8 +188,28 @@ struct bval bpf_sprintf(struct bpf_cg *b, struct node *n);
 bool bpf_try_catch(struct bpf_cg *b, const char *msg, const char *addr);
 void bpf_try(struct bpf_cg *b, struct node *n);
 
+/* bpf_callback.c: a loop body as a static callback function, its text
+ * kept apart until bpf_callback_end() */
+struct bpf_callback {
+	FILE *out;
+	int indent, cont;
+	const char *abort_stmt, *brk_stmt, *cont_stmt;
+	char *text;
+	size_t len;
+};
+/* head: the function's comment and signature, up to its '{' */
+void bpf_callback_begin(struct bpf_cg *b, struct bpf_callback *cb,
+			const char *head);
+void bpf_callback_end(struct bpf_cg *b, struct bpf_callback *cb);
+
 /* bpf_foreach.c */
 void bpf_foreach(struct bpf_cg *b, struct node *n);
+
+/* bpf_loop.c: while/for as a bpf_loop() callback where the kernel has
+ * it and the loop can be one (false: nothing written; the caller writes
+ * a C loop the verifier walks round by round) */
+bool bpf_loop_callback(struct bpf_cg *b, struct node *n, struct node *cond,
+		       struct node *step, struct node *body);
 
 /* bpf_effect.c: what computing n could do beyond giving its value,
  * for leaving out a store of it nobody reads */

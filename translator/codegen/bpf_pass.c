@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "translator/codegen/bpf_int.h"
+#include "translator/debuginfo/btf.h"
+#include "translator/debuginfo/kernel.h"
 
 struct bpf_translation {
 	struct bpf_cg cg;
@@ -168,6 +170,18 @@ translate_user_half(struct session *s, const struct bpf_split *sp,
 	return ok;
 }
 
+/* The kernel BPF programs are built for has bpf_loop() when its BTF has
+ * the helper's function (Linux 5.17 and later); without BTF the BPF
+ * backend cannot attach anything typed anyway, and C loops still work. */
+static bool
+kernel_has_bpf_loop(struct session *s)
+{
+	char err[256];
+	const struct btf *btf = s->kernel ? kernel_btf(s->kernel, err, sizeof(err)) : NULL;
+
+	return btf && btf_find(btf, "bpf_loop", BTF_KIND_FUNC) != BTF_NONE;
+}
+
 struct bpf_translation *
 pass_translate_bpf(struct session *s, FILE *bpf_out)
 {
@@ -185,6 +199,7 @@ pass_translate_bpf(struct session *s, FILE *bpf_out)
 	t->cg.s = s;
 	t->cg.prog = s->program;
 	t->cg.a = s->arena;
+	t->cg.has_bpf_loop = kernel_has_bpf_loop(s);
 	if (!bpf_emit_kernel(&t->cg, &sp, bpf_out) || s->diag.errors) {
 		free(t->user_text);
 		return NULL;

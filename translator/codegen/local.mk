@@ -9,11 +9,13 @@
 
 translator_libtapc_a_SOURCES += \
 	translator/codegen/bpf_call.c \
+	translator/codegen/bpf_callback.c \
 	translator/codegen/bpf_effect.c \
 	translator/codegen/bpf_emit.c \
 	translator/codegen/bpf_expr.c \
 	translator/codegen/bpf_foreach.c \
 	translator/codegen/bpf_int.h \
+	translator/codegen/bpf_loop.c \
 	translator/codegen/bpf_pass.c \
 	translator/codegen/bpf_sprintf.c \
 	translator/codegen/bpf_try.c \
