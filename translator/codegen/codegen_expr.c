@@ -12,7 +12,9 @@
  * frame's MAXSTRINGLEN temporaries (l->__sN), never on the C stack.
  * Must not: write to the output (statements do that).
  */
+#include <ctype.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "translator/codegen/codegen_int.h"
@@ -660,6 +662,71 @@ cg_not_here(struct cg *g, struct node *n)
 	return n->type == TY_STRING ? "\"\"" : "((int64_t)0)";
 }
 
+/*
+ * %{ code %} used as a value (guru mode): the C expression itself, a long
+ * unless it says / * string * /.  As in an embedded function,
+ * STAP_ARG_x names parameter x of the script function around it and
+ * CONTEXT the probe context; they are replaced in the text here rather than
+ * #defined, since the expression may land inside a macro's arguments.
+ * Kernel modules only: the user-space target has no kernel to run it in.
+ */
+static const char *
+cg_embedded_expr(struct cg *g, struct node *n)
+{
+	const char *code = n->u.embedded_expr.code, *p = code;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (cg_backend(g) != BACKEND_KMOD) {
+		cg_unsupported(g, n, "embedded C as a value (%{ ... %}) for the user-space target");
+		return n->type == TY_STRING ? "\"\"" : "((int64_t)0)";
+	}
+	f = open_memstream(&out, &len);
+	while (*p) {
+		size_t id = 0;
+
+		if (isalpha((unsigned char)*p) || *p == '_')
+			while (isalnum((unsigned char)p[id]) || p[id] == '_')
+				id++;
+		if (!id) {
+			fputc(*p++, f);
+			continue;
+		}
+		if (id > 9 && strncmp(p, "STAP_ARG_", 9) == 0) {
+			struct function_sym *fn = g->frame && g->frame->is_function ?
+						  g->frame->fn : NULL;
+			const char *ref = NULL;
+
+			for (int i = 0; fn && i < fn->nparams && !ref; i++)
+				if (strlen(fn->params[i]->name) == id - 9 &&
+				    strncmp(fn->params[i]->name, p + 9, id - 9) == 0)
+					ref = cg_symbol_ref(g, fn->params[i]);
+			if (!ref) {
+				diag_error(&g->s->diag, n->loc, "E_EMBEDDED_ARG",
+					   "%.*s in embedded C names no parameter of a function around it",
+					   (int)id, p);
+				g->failed = true;
+				break;
+			}
+			fprintf(f, "(%s)", ref);
+			p += id;
+			continue;
+		}
+		if (id == 7 && strncmp(p, "CONTEXT", 7) == 0)
+			fputs("c", f);
+		else
+			fwrite(p, 1, id, f);
+		p += id;
+	}
+	fclose(f);
+	code = cg_fmt(g, "%s", out);
+	free(out);
+	if (n->type == TY_STRING)
+		return cg_fmt(g, "((const char *)(%s))", code);
+	return cg_fmt(g, "((int64_t)(%s))", code);
+}
+
 const char *
 cg_expr(struct cg *g, struct node *n)
 {
@@ -694,9 +761,10 @@ cg_expr(struct cg *g, struct node *n)
 	case N_PERF:
 	case N_REGISTER:
 	case N_DEREF: case N_CONST:
-	case N_EMBEDDED_EXPR:
 	case N_HIST:
 		return cg_not_here(g, n);
+	case N_EMBEDDED_EXPR:
+		return cg_embedded_expr(g, n);
 	case N_PROBE:
 	case N_ALIAS:
 	case N_FUNCTION:
