@@ -14,6 +14,7 @@ TAP_BPF_TESTS = \
 	arrays \
 	bpf-loop \
 	bpf-loop-limit \
+	bpf-loop-nested \
 	classic \
 	classic-attach \
 	classic-load \

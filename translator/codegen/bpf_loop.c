@@ -9,7 +9,9 @@
  * up to 8,388,608 times, and the verifier checks the callback once.  The
  * loop's test, body and step become the callback (bpf_callback.c):
  *
- *   MAXACTION: ++f->lpK_acts against TAP_BPF_MAXACTION, as a C loop counts
+ *   MAXACTION: the handler's count, carried through f->lpK_acts from
+ *     round to round and back, against TAP_BPF_MAXACTION as a C loop
+ *     counts (rounds of loops inside count too)
  *   test false, break: f->lpK_end = 1, return 1 (stop)
  *   continue: the step, return 0 (next round)
  *   an error or next: f->lpK_end = 2, return 1; the caller leaves too
@@ -100,11 +102,13 @@ bpf_loop_callback(struct bpf_cg *b, struct node *n, struct node *cond,
 		"/* %s at %s */\nstatic long\nlp_cb%d(__u32 round, void *data)\n",
 		n->kind == N_WHILE ? "while" : "for", bpf_near(b, n), k));
 	bpf_line(b, "(void)round; (void)data;");
+	/* the handler's count, so that loops inside count toward it too */
+	bpf_line(b, "__acts = f->lp%d_acts;", k);
 	b->abort_stmt = bpf_fmt(b, "{ f->lp%d_end = 2; return 1; }", k);
-	b->brk_stmt = bpf_fmt(b, "{ f->lp%d_end = 1; return 1; }", k);
+	b->brk_stmt = bpf_fmt(b, "{ f->lp%d_acts = __acts; f->lp%d_end = 1; return 1; }", k, k);
 	b->cont_stmt = NULL;
-	bpf_loop_round(b, n, bpf_fmt(b, "f->lp%d_acts", k), b->brk_stmt,
-		       cond, step, body, k);
+	bpf_loop_round(b, n, "__acts", b->brk_stmt, cond, step, body, k);
+	bpf_line(b, "f->lp%d_acts = __acts;", k);
 	bpf_line(b, "return 0;");
 	bpf_callback_end(b, &cb);
 	return true;
