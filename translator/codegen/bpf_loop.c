@@ -32,7 +32,7 @@
  */
 #include "translator/codegen/bpf_int.h"
 
-/* bpf_loop()'s own bound (BPF_MAX_LOOPS in kernel/bpf/bpf_iter.c) */
+/* bpf_loop()'s own bound (BPF_MAX_LOOPS, include/linux/bpf.h) */
 #define BPF_LOOP_MAX_ROUNDS 8388608
 #define BPF_MAX_LOOP_NESTING 4
 
