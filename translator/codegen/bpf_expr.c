@@ -1138,14 +1138,13 @@ bpf_raise_uncaught(struct bpf_cg *b, const char *msg, struct node *n)
 }
 
 /* One round of a while/for, in a C loop or a bpf_loop() callback: the
- * MAXACTION count (++counter), the test (false: the `stop` statement),
- * the body (continue jumps to contK), the step. */
+ * MAXACTION count (++__acts, the handler's), the test (false: the `stop`
+ * statement), the body (continue jumps to contK), the step. */
 void
-bpf_loop_round(struct bpf_cg *b, struct node *n, const char *counter,
-	       const char *stop, struct node *cond, struct node *step,
-	       struct node *body, int k)
+bpf_loop_round(struct bpf_cg *b, struct node *n, const char *stop,
+	       struct node *cond, struct node *step, struct node *body, int k)
 {
-	bpf_line(b, "if (++%s > TAP_BPF_MAXACTION)", counter);
+	bpf_line(b, "if (++__acts > TAP_BPF_MAXACTION)");
 	b->indent++;
 	raise_uncaught(b, "MAXACTION exceeded", n, NULL);
 	b->indent--;
@@ -1178,7 +1177,7 @@ loop(struct bpf_cg *b, struct node *n, struct node *cond, struct node *step,
 	b->brk_stmt = b->cont_stmt = NULL;
 	bpf_line(b, "for (;;) {");
 	b->indent++;
-	bpf_loop_round(b, n, "__acts", "break;", cond, step, body, k);
+	bpf_loop_round(b, n, "break;", cond, step, body, k);
 	b->indent--;
 	bpf_line(b, "}");
 	b->cont = was;

@@ -173,11 +173,11 @@ const char *bpf_near(struct bpf_cg *b, struct node *n);
 void bpf_raise_uncaught(struct bpf_cg *b, const char *msg, struct node *n);
 /* an expression for its effect, or a statement (a for's init and step) */
 void bpf_expr_or_stmt(struct bpf_cg *b, struct node *n);
-/* one round of while/for: counter's MAXACTION count, the test (false:
- * stop), the body (continue: goto contK), the step */
-void bpf_loop_round(struct bpf_cg *b, struct node *n, const char *counter,
-		    const char *stop, struct node *cond, struct node *step,
-		    struct node *body, int k);
+/* one round of while/for: the MAXACTION count (__acts), the test
+ * (false: stop), the body (continue: goto contK), the step */
+void bpf_loop_round(struct bpf_cg *b, struct node *n, const char *stop,
+		    struct node *cond, struct node *step, struct node *body,
+		    int k);
 void bpf_mark_kernel_global(struct bpf_cg *b, struct symbol *sym);
 
 /* bpf_sprintf.c: sprintf/sprint/sprintln through bpf_snprintf() */

@@ -107,7 +107,7 @@ bpf_loop_callback(struct bpf_cg *b, struct node *n, struct node *cond,
 	b->abort_stmt = bpf_fmt(b, "{ f->lp%d_end = 2; return 1; }", k);
 	b->brk_stmt = bpf_fmt(b, "{ f->lp%d_acts = __acts; f->lp%d_end = 1; return 1; }", k, k);
 	b->cont_stmt = NULL;
-	bpf_loop_round(b, n, "__acts", b->brk_stmt, cond, step, body, k);
+	bpf_loop_round(b, n, b->brk_stmt, cond, step, body, k);
 	bpf_line(b, "f->lp%d_acts = __acts;", k);
 	bpf_line(b, "return 0;");
 	bpf_callback_end(b, &cb);
