@@ -43,6 +43,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/input.stp \
 	tapsets/linux/ioblock.stp \
 	tapsets/linux/ioblock_trace.stp \
+	tapsets/linux/ioscheduler.stp \
 	tapsets/linux/irq.stp \
 	tapsets/linux/json.stp \
 	tapsets/linux/kprocess.stp \
