@@ -52,6 +52,8 @@ struct tap_profile_probe {
 struct tap_tracepoint_probe {
 	struct tap_probe probe;
 	const char *name;	/* "sys_enter", without the subsystem */
+	const char *module;	/* "ext4": the module defining it; NULL
+				 * for the kernel's own */
 	void *callback;
 	bool optional;		/* missing tracepoint is not an error */
 	/* runtime */

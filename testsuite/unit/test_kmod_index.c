@@ -35,7 +35,9 @@ static const char fixture_one[] =
 
 static const char fixture_two[] =
 	"__attribute__((section(\".init.text\"))) int two_init(void) { return 0; }\n"
-	"int two_open(int k) { return k + 2; }\n";
+	"int two_open(int k) { return k + 2; }\n"
+	/* DEFINE_TRACE's object, as a module that defines tracepoints has */
+	"long __tracepoint_two_event[8] = { 1 };\n";
 
 static void
 run(const char *fmt, ...)
@@ -170,13 +172,20 @@ START_TEST(index_of_modules)
 	ck_assert(kmod_entry_has_func(m2, "two_open"));
 	ck_assert(!kmod_entry_has_func(m2, "two_init"));	/* init text */
 	ck_assert(kmod_entry_has_func(m3, "one_open"));	/* .ko.xz or .ko */
+	ck_assert_int_eq(m2->ntracepoints, 1);
+	ck_assert_str_eq(m2->tracepoints[0], "two_event");
+	ck_assert(kmod_entry_has_tracepoint(m2, "two_*"));
+	ck_assert(!kmod_entry_has_tracepoint(m2, "two_open"));
+	ck_assert(!kmod_entry_has_tracepoint(m1, "*"));
+	ck_assert(!kmod_entry_has_func(m2, "__tracepoint_two_event"));
 	ck_assert(strstr(m3->path, have_xz ? "three.ko.xz" : "three.ko"));
 	ck_assert(kmod_name_matches("tap-*", "tap_one"));
 	ck_assert(kmod_name_matches("t[v-x]o", "two"));
 	ck_assert(!kmod_name_matches("tap", "tap_one"));
 	/* the cache was written: one index file */
 	run("test \"$(ls %s/cache/tapc/kmods | grep -c '\\.idx$')\" = 1", dir);
-	run("head -n 1 %s/cache/tapc/kmods/*.idx | grep -qx TAPCKMI1", dir);
+	run("head -n 1 %s/cache/tapc/kmods/*.idx | grep -qx TAPCKMI2", dir);
+	run("grep -qx 'T two_event' %s/cache/tapc/kmods/*.idx", dir);
 }
 END_TEST
 

@@ -722,19 +722,25 @@ kernel_fallback_source_dir(const struct kernel_target *kt)
 	return dir;
 }
 
+void
+kernel_tracepoint_sources(const struct kernel_target *kt,
+			  struct tp_sources *src)
+{
+	src->tracefs_events = kt->running ? kernel_tracefs_events() : NULL;
+	src->source_dir = kt->source_dir;
+	src->srcarch = kt->srcarch;
+}
+
 struct tracepoints *
 kernel_tracepoints(struct kernel_target *kt, char *err, size_t errlen)
 {
-	struct tp_sources src = {
-		.tracefs_events = kt->running ? kernel_tracefs_events() : NULL,
-		.source_dir = kt->source_dir,
-		.srcarch = kt->srcarch,
-	};
+	struct tp_sources src;
 	struct btf *btf;
 	char *fallback = NULL;
 
 	if (kt->tracepoints)
 		return kt->tracepoints;
+	kernel_tracepoint_sources(kt, &src);
 	if (!(btf = kernel_btf(kt, err, errlen)))
 		return NULL;
 	if (kt->running && !src.tracefs_events && !src.source_dir)

@@ -141,6 +141,13 @@ kernel_modules_dir(const struct kernel_target *kt);
 struct tracepoints *
 kernel_tracepoints(struct kernel_target *kt, char *err, size_t errlen);
 
+/* Where kernel_tracepoints learns subsystem names (tracefs for the
+ * running kernel, the headers), for a module's tracepoints. */
+struct tp_sources;
+void
+kernel_tracepoint_sources(const struct kernel_target *kt,
+			  struct tp_sources *src);
+
 /* /proc/kallsyms for the running kernel (BTF if it is unreadable), the
  * BTF's functions for any other. */
 struct ksym_table *

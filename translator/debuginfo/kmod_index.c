@@ -4,9 +4,9 @@
  * each module's ELF symbol table (decompressing .ko.xz, .ko.zst and
  * .ko.gz), kept on disk.
  *
- * Cache format (text, one item a line): "TAPCKMI1", then per module
+ * Cache format (text, one item a line): "TAPCKMI2", then per module
  * "M <name> <0|1 has DWARF> <path>" followed by its function names, one
- * a line.  A cache file that does not parse is rebuilt.
+ * a line, and its tracepoint names, each as "T <name>".  A cache file that does not parse is rebuilt.
  * Must not: trust a truncated cache file; keep files open.
  */
 #include <dirent.h>
@@ -26,8 +26,9 @@
 #include "translator/debuginfo/kmod_index.h"
 #include "translator/debuginfo/zfile.h"
 
-#define KMOD_INDEX_MAGIC "TAPCKMI1"
+#define KMOD_INDEX_MAGIC "TAPCKMI2"
 #define KMI_MAX_MODULE ((size_t)1 << 28)	/* decompressed .ko, at most */
+#define KMI_TRACEPOINT "__tracepoint_"	/* DEFINE_TRACE's struct tracepoint */
 
 struct kmod_index {
 	char *dir;
@@ -117,8 +118,8 @@ kmi_read_elf(struct kmod_entry *m, const void *image, size_t size)
 {
 	Elf *elf = elf_memory((char *)image, size);
 	Elf_Scn *scn = NULL;
-	size_t shstrndx, n = 0, cap = 0;
-	const char **funcs = NULL;
+	size_t shstrndx, n = 0, cap = 0, ntp = 0, captp = 0;
+	const char **funcs = NULL, **tps = NULL;
 
 	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0) {
 		if (elf)
@@ -142,9 +143,20 @@ kmi_read_elf(struct kmod_entry *m, const void *image, size_t size)
 			GElf_Shdr fsh;
 			const char *name, *fsec;
 			if (!gelf_getsym(d, (int)i, &sym) ||
-			    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
 			    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
 			    !(name = elf_strptr(elf, sh.sh_link, sym.st_name)) || !*name)
+				continue;
+			if (GELF_ST_TYPE(sym.st_info) == STT_OBJECT &&
+			    strncmp(name, KMI_TRACEPOINT, strlen(KMI_TRACEPOINT)) == 0 &&
+			    name[strlen(KMI_TRACEPOINT)]) {
+				if (ntp == captp) {
+					captp = captp ? captp * 2 : 16;
+					tps = kmi_xrealloc(tps, captp * sizeof(*tps));
+				}
+				tps[ntp++] = kmi_xstrdup(name + strlen(KMI_TRACEPOINT));
+				continue;
+			}
+			if (GELF_ST_TYPE(sym.st_info) != STT_FUNC)
 				continue;
 			if (!gelf_getshdr(elf_getscn(elf, sym.st_shndx), &fsh) ||
 			    !(fsec = elf_strptr(elf, shstrndx, fsh.sh_name)) ||
@@ -160,8 +172,12 @@ kmi_read_elf(struct kmod_entry *m, const void *image, size_t size)
 	elf_end(elf);
 	if (n)
 		qsort(funcs, n, sizeof(*funcs), kmi_str_cmp);
+	if (ntp)
+		qsort(tps, ntp, sizeof(*tps), kmi_str_cmp);
 	m->funcs = funcs;
 	m->nfuncs = n;
+	m->tracepoints = tps;
+	m->ntracepoints = ntp;
 }
 
 static void
@@ -256,8 +272,8 @@ static bool
 kmi_cache_parse(struct kmod_index *ix, char *buf)
 {
 	char *line = buf, *next;
-	const char **funcs = NULL;
-	size_t nf = 0, capf = 0, at = 0;
+	const char **funcs = NULL, **tps = NULL;
+	size_t nf = 0, capf = 0, at = 0, ntp = 0, captp = 0, attp = 0;
 
 	if (strncmp(buf, KMOD_INDEX_MAGIC "\n", 9) != 0)
 		return false;
@@ -281,6 +297,15 @@ kmi_cache_parse(struct kmod_index *ix, char *buf)
 		}
 		if (!ix->nmods)
 			return false;
+		if (line[0] == 'T' && line[1] == ' ') {
+			if (ntp == captp) {
+				captp = captp ? captp * 2 : 1024;
+				tps = kmi_xrealloc(tps, captp * sizeof(*tps));
+			}
+			tps[ntp++] = line + 2;
+			ix->mods[ix->nmods - 1].ntracepoints++;
+			continue;
+		}
 		if (nf == capf) {
 			capf = capf ? capf * 2 : 4096;
 			funcs = kmi_xrealloc(funcs, capf * sizeof(*funcs));
@@ -291,6 +316,8 @@ kmi_cache_parse(struct kmod_index *ix, char *buf)
 	/* the names are in module order: each module's slice follows */
 	for (size_t i = 0; i < ix->nmods; at += ix->mods[i++].nfuncs)
 		ix->mods[i].funcs = funcs + at;
+	for (size_t i = 0; i < ix->nmods; attp += ix->mods[i++].ntracepoints)
+		ix->mods[i].tracepoints = tps + attp;
 	return true;
 }
 
@@ -341,6 +368,8 @@ kmi_cache_store(const struct kmod_index *ix, const char *path)
 		ok = fprintf(out, "M %s %d %s\n", m->name, m->has_dwarf, m->path) > 0;
 		for (size_t j = 0; ok && j < m->nfuncs; j++)
 			ok = fprintf(out, "%s\n", m->funcs[j]) > 0;
+		for (size_t j = 0; ok && j < m->ntracepoints; j++)
+			ok = fprintf(out, "T %s\n", m->tracepoints[j]) > 0;
 	}
 	if (fclose(out) != 0)
 		ok = false;
@@ -417,6 +446,15 @@ kmod_entry_has_func(const struct kmod_entry *m, const char *pattern)
 			       kmi_str_cmp) != NULL;
 	for (size_t i = 0; i < m->nfuncs; i++)
 		if (fnmatch(pattern, m->funcs[i], 0) == 0)
+			return true;
+	return false;
+}
+
+bool
+kmod_entry_has_tracepoint(const struct kmod_entry *m, const char *pattern)
+{
+	for (size_t i = 0; i < m->ntracepoints; i++)
+		if (fnmatch(pattern, m->tracepoints[i], 0) == 0)
 			return true;
 	return false;
 }

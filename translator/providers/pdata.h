@@ -31,6 +31,7 @@ struct pdata_timer {
 struct pdata_tracepoint {
 	const char *system;		/* "sched" ("" when unknown) */
 	const char *name;		/* "sched_switch" */
+	const char *module;		/* "ext4"; NULL for the kernel's own */
 	int nargs;
 	struct context_var **args;	/* TP_PROTO arguments, in order */
 };

@@ -2,7 +2,10 @@
  * tracepoint.c -- kernel.trace("NAME"): static tracepoints, found in the
  * target kernel's BTF (btf_trace_* types), with subsystem names from the
  * headers or tracefs. NAME may be "sched_switch", "sched:sched_switch" or
- * a glob of either ("sched:*", "*"). The tracepoint's arguments become
+ * a glob of either ("sched:*", "*"); a spec the kernel's own tracepoints
+ * do not match is looked for in its modules (ext4's, kvm's: their
+ * __tracepoint_* symbols in the module index, their types in the module's
+ * BTF). The tracepoint's arguments become
  * context variables ($prev, $next, ...) of type long (pointers are
  * addresses, read through kernel_string() and friends), typed by BTF so
  * that $next->pid, $prev$ and $$parms work (tvar_btf.c): the callback
@@ -24,6 +27,7 @@
 
 #include "translator/codegen/codegen_int.h"
 #include "translator/debuginfo/kernel.h"
+#include "translator/debuginfo/kmod_index.h"
 #include "translator/debuginfo/tracepoints.h"
 #include "translator/sema/elab.h"
 #include "translator/providers/pdata.h"
@@ -45,6 +49,7 @@ struct match_ctx {
 	struct elab *e;
 	struct node *point;
 	const struct btf *btf;
+	const char *module;	/* the tracepoints' module; NULL: the kernel */
 	int count;
 };
 
@@ -64,12 +69,14 @@ type_arg(struct elab *e, const struct btf *btf, const struct tp_arg *a,
 }
 
 static struct pdata_tracepoint *
-make_pdata(struct elab *e, const struct btf *btf, const struct tracepoint *tp)
+make_pdata(struct elab *e, const struct btf *btf, const struct tracepoint *tp,
+	   const char *module)
 {
 	struct pdata_tracepoint *pd = arena_alloc(e->s->arena, sizeof(*pd));
 
 	pd->system = tp->system;
 	pd->name = tp->name;
+	pd->module = module;
 	pd->nargs = tp->nargs;
 	pd->args = arena_alloc(e->s->arena,
 			       sizeof(*pd->args) * (size_t)(tp->nargs + 1));
@@ -97,7 +104,7 @@ add_one(const struct tracepoint *tp, void *ctx)
 			     tp->system, tp->name) :
 		arena_printf(e->s->arena, "kernel.trace(\"%s\")", tp->name);
 
-	elab_add_probe(e, m->point, name, make_pdata(e, m->btf, tp));
+	elab_add_probe(e, m->point, name, make_pdata(e, m->btf, tp, m->module));
 	m->count++;
 	return true;
 }
@@ -112,6 +119,41 @@ systems_unknown(const struct tracepoints *tps)
 
 	tracepoints_system_stats(tps, &tracefs, &headers, &unknown);
 	return unknown > 0 && tracefs + headers == 0;
+}
+
+/* The tracepoints of the target's modules that match `spec`: those
+ * whose module the index says defines a tracepoint of the name's pattern,
+ * read from the module's BTF (their subsystems from the same headers as
+ * the kernel's).  The tables live as long as the run. */
+static int
+match_modules(struct elab *e, struct node *point, struct kernel_target *kt,
+	      const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+	const char *name = colon ? colon + 1 : spec;
+	char *modules_dir = kernel_modules_dir(kt), err[256];
+	const struct kmod_index *ix = kmod_index_get(modules_dir, err,
+						     sizeof(err));
+	struct match_ctx m = { e, point, NULL, NULL, 0 };
+	struct tp_sources src = { 0 };
+
+	free(modules_dir);
+	kernel_tracepoint_sources(kt, &src);
+	for (size_t i = 0; ix && i < kmod_index_count(ix); i++) {
+		const struct kmod_entry *km = kmod_index_at(ix, i);
+		struct tracepoints *tps;
+		struct btf *btf;
+
+		if (!kmod_entry_has_tracepoint(km, name) ||
+		    !(btf = kernel_module_btf_file(kt, km->name, km->path, err,
+						   sizeof(err))) ||
+		    !(tps = tracepoints_load(btf, &src, err, sizeof(err))))
+			continue;	/* no BTF: as if it had none */
+		m.btf = btf;
+		m.module = km->name;
+		tracepoints_foreach(tps, spec, add_one, &m);
+	}
+	return m.count;
 }
 
 static int
@@ -134,8 +176,10 @@ tracepoint_match(struct elab *e, struct node *point)
 			   "cannot list the kernel's tracepoints: %s", err);
 		return -1;
 	}
-	struct match_ctx m = { e, point, kernel_btf(kt, err, sizeof(err)), 0 };
+	struct match_ctx m = { e, point, kernel_btf(kt, err, sizeof(err)), NULL, 0 };
 	tracepoints_foreach(tps, spec, add_one, &m);
+	if (m.count == 0)
+		m.count = match_modules(e, point, kt, spec);
 	if (m.count == 0 && strchr(spec, ':') && !e->listing &&
 	    !point->u.point.optional && systems_unknown(tps)) {
 		diag_error(&e->s->diag, point->loc, "E_NO_MATCH",
@@ -262,9 +306,11 @@ tracepoint_code(struct cg *g, enum backend b)
 		if (tracepoint_args_ok(g, dp))
 			tracepoint_callback(g, dp);
 		cg_table_row(g, "__tap_tracepoints", dp->index,
-			     cg_fmt(g, "{ .probe = %s, .name = \"%s\", .callback = (void *)__tap_tp_cb_%d },",
+			     cg_fmt(g, "{ .probe = %s, .name = \"%s\"%s%s%s, .callback = (void *)__tap_tp_cb_%d },",
 				    cg_probe_record(g, dp), pd->name,
-				    dp->index));
+				    pd->module ? ", .module = \"" : "",
+				    pd->module ? pd->module : "",
+				    pd->module ? "\"" : "", dp->index));
 	}
 }
 
