@@ -27,6 +27,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/system.stp \
 	tapsets/timezone.stp \
 	tapsets/sockname.stp \
+	tapsets/sockprot.stp \
 	tapsets/units.stp \
 	tapsets/waitstatus.stp \
 	tapsets/this.stp \
@@ -57,6 +58,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/scheduler.stp \
 	tapsets/linux/sigaction.stp \
 	tapsets/linux/signal.stp \
+	tapsets/linux/socket.stp \
 	tapsets/linux/syscalls.stp \
 	tapsets/linux/syscalls_argstr.stp \
 	tapsets/linux/syscalls_gen.stp \
