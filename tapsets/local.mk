@@ -36,6 +36,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/conversions.stp \
 	tapsets/linux/dentry.stp \
 	tapsets/linux/errno.stp \
+	tapsets/linux/generic_fop.stp \
 	tapsets/linux/inet_sock.stp \
 	tapsets/linux/tcpmib.stp \
 	tapsets/linux/ipmib.stp \
