@@ -53,6 +53,7 @@ TAP_BPF_TESTS = \
 	refused-probe \
 	refused-recursion \
 	refused-sprintf \
+	release-other \
 	sprintf \
 	strings \
 	target-pid \

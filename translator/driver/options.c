@@ -29,6 +29,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0.1.0"
@@ -866,6 +867,16 @@ usage:
 	return false;
 }
 
+/* Whether release `krel` is the running kernel's: --runtime=bpf -r KREL
+ * elaborates against KREL's BTF, but runs only where it runs. */
+static bool
+bpf_release_is_running(const char *krel)
+{
+	struct utsname u;
+
+	return uname(&u) == 0 && strcmp(u.release, krel) == 0;
+}
+
 /* Say that `pass` does not exist yet, and which passes do. */
 static void
 report_pass_unsupported(struct session *s, int pass)
@@ -902,7 +913,6 @@ options_check_supported(struct session *s)
 			{ s->opts.bulk_mode, "-b (the module's per-CPU files)" },
 			{ s->opts.buffer_mb > 0, "-s (the module's buffer size)" },
 			{ s->opts.make_options != NULL, "-B (kbuild's options)" },
-			{ s->opts.kernel_release != NULL, "-r (BPF programs are built for the running kernel)" },
 			{ s->opts.timing, "-t (the per-probe timing report is the module's)" },
 		};
 		for (size_t i = 0; i < sizeof(module_only) / sizeof(module_only[0]); i++)
@@ -911,6 +921,14 @@ options_check_supported(struct session *s)
 						 module_only[i].what);
 				ok = false;
 			}
+		/* -r KREL elaborates against that kernel's BTF and builds
+		 * its program (CO-RE: relocated where it loads) */
+		if (s->opts.kernel_release && pass == 5 &&
+		    !bpf_release_is_running(s->opts.kernel_release)) {
+			diag_fatal_noloc(&s->diag, "--runtime=bpf runs programs on the running kernel; -r %s names another: build with -p4 and run the program on that kernel",
+					 s->opts.kernel_release);
+			ok = false;
+		}
 	}
 	/* Only when the options are fine: "-c is not supported" says it all. */
 	if (ok && !pass_supported[pass]) {
