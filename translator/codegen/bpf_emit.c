@@ -394,17 +394,26 @@ emit_handler(struct bpf_cg *b, struct derived_probe *dp,
 			att->ctx_type);
 	}
 	b->indent = 1;
+	/* a verdict program (BPF LSM) returns its verdict on every way
+	 * out, the one it was given until the frame holds it */
+	const char *early = att->ret_early ? att->ret_early : "return 0;";
+
+	if (att->ret_frame_member)
+		fprintf(b->frame, "\t%s\n", att->ret_frame_member);
+	b->ret_stmt = att->ret_stmt;
 	bpf_line(b, "__u32 zero = 0;");
 	bpf_line(b, "int64_t __acts = 0;");
 	if (att->guard && att->classic_guard)
-		bpf_line(b, "if (!(__classic ? %s : %s)) return 0;",
-			 att->classic_guard, att->guard);
+		bpf_line(b, "if (!(__classic ? %s : %s)) %s",
+			 att->classic_guard, att->guard, early);
 	else if (att->guard)
-		bpf_line(b, "if (!(%s)) return 0;", att->guard);
+		bpf_line(b, "if (!(%s)) %s", att->guard, early);
 	bpf_line(b, "struct tap_bpf_session *ss = bpf_map_lookup_elem(&tap_session, &zero);");
 	bpf_line(b, "struct tap_globals *gl = bpf_map_lookup_elem(&tap_gl, &zero);");
 	bpf_line(b, "struct frame%d *f = bpf_map_lookup_elem(&tap_frames, &zero);", dp->index);
-	bpf_line(b, "if (!ss || !gl || !f || ss->stopping) return 0;");
+	bpf_line(b, "if (!ss || !gl || !f || ss->stopping) %s", early);
+	if (att->ret_init)
+		bpf_line(b, "%s", att->ret_init);
 	bpf_line(b, "(void)__acts; (void)gl;");
 	for (int i = 0; i < dp->nlocals; i++) {
 		struct symbol *sym = dp->locals[i];
@@ -419,10 +428,11 @@ emit_handler(struct bpf_cg *b, struct derived_probe *dp,
 	if (dp->cond) {
 		struct bval c = bpf_expr(b, dp->cond);
 
-		bpf_line(b, "if (!(%s)) return 0;", c.c);
+		bpf_line(b, "if (!(%s)) %s", c.c, bpf_abort(b));
 	}
 	bpf_stmt(b, dp->body);
-	bpf_line(b, "return 0;");
+	bpf_line(b, "%s", bpf_abort(b));
+	b->ret_stmt = NULL;
 	fprintf(b->out, "}\n\n");
 	if (att->fentry_section)
 		emit_fentry_forms(b, dp, att);

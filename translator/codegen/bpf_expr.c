@@ -49,11 +49,14 @@ bpf_fmt(struct bpf_cg *b, const char *fmt, ...)
 }
 
 /* How a handler stops at once (an error, next): return from the
- * program, or from a foreach callback telling its caller to. */
+ * program (with its verdict, for a program that has one), or from a
+ * callback telling its caller to. */
 const char *
 bpf_abort(struct bpf_cg *b)
 {
-	return b->abort_stmt ? b->abort_stmt : "return 0;";
+	if (b->abort_stmt)
+		return b->abort_stmt;
+	return b->ret_stmt ? b->ret_stmt : "return 0;";
 }
 
 void
@@ -766,10 +769,19 @@ ternary(struct bpf_cg *b, struct node *n)
 	return (struct bval){ str ? BX_STR : BX_LONG, t };
 }
 
-/* The scalar a N_SYMBOL names, as an lvalue. */
+/* The scalar a N_SYMBOL names, as an lvalue; or a context variable
+ * its family lets a handler write (the BPF LSM verdict, $return). */
 static struct bval
 scalar_lvalue(struct bpf_cg *b, struct node *n)
 {
+	if (n->kind == N_TARGET && n->u.target.cv && b->dp &&
+	    b->dp->provider->bpf_target_lvalue && !n->u.target.access) {
+		const char *l = b->dp->provider->bpf_target_lvalue(
+			b->a, b->dp, n->u.target.cv);
+
+		if (l)
+			return (struct bval){ BX_LONG, l };
+	}
 	if (n->kind != N_SYMBOL) {
 		bpf_refuse(b, n, "assigning to this");
 		return (struct bval){ BX_VOID, "0" };

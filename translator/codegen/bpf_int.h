@@ -79,6 +79,9 @@ struct bpf_cg {
 	/* Inside a foreach callback (bpf_foreach.c): how a handler's
 	 * "return 0" (an error, next) is written there instead. */
 	const char *abort_stmt;
+	/* How the program itself returns once its frame is found: its
+	 * verdict (bpf_attach.ret_stmt), NULL for "return 0;". */
+	const char *ret_stmt;
 	/* break and continue of the innermost loop when it is a foreach
 	 * callback's (NULL: a C loop's "break;" and "goto cont<k>;") */
 	const char *brk_stmt, *cont_stmt;

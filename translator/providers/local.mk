@@ -16,6 +16,7 @@ translator_libtapc_a_SOURCES += \
 	translator/providers/kfunc.h \
 	translator/providers/kprobe.c \
 	translator/providers/kprobe.h \
+	translator/providers/lsm.c \
 	translator/providers/netfilter.c \
 	translator/providers/pdata.h \
 	translator/providers/process.c \

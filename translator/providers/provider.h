@@ -86,6 +86,12 @@ struct bpf_attach {
 	unsigned long long uprobe_offset, uprobe_ref_ctr_offset;
 	int uprobe_pid;
 	bool uprobe_return;
+	/* A program whose return value is a verdict (BPF LSM): a frame
+	 * member holding it (ret_frame_member), the statement that sets it
+	 * once the frame `f` is found (ret_init), and how the program
+	 * returns before that (ret_early) and after (ret_stmt), on every
+	 * way out -- the end, an error, `next`.  NULL: "return 0;". */
+	const char *ret_frame_member, *ret_init, *ret_early, *ret_stmt;
 };
 
 struct provider {
@@ -209,6 +215,11 @@ struct provider {
 	const char *(*bpf_target_expr)(struct arena *a,
 				       const struct derived_probe *dp,
 				       const struct context_var *cv);
+	/* The BPF C lvalue a handler assigns context variable `cv` of
+	 * `dp` through (a writable one, with -g), or NULL: not on BPF. */
+	const char *(*bpf_target_lvalue)(struct arena *a,
+					 const struct derived_probe *dp,
+					 const struct context_var *cv);
 	/* The same read from the classic tracepoint's format record
 	 * (`rec`, bpf_attach.classic_section) when the record carries the
 	 * value with the same meaning, else NULL: the probe then has no

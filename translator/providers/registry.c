@@ -32,6 +32,7 @@
 	X(netfilter) \
 	X(hwbkpt)	/* kernel.data */ \
 	X(perf)		/* perf.type(T).config(C) */ \
+	X(lsm)		/* lsm.HOOK: BPF LSM, --runtime=bpf */ \
 	X(unsupported)	/* last: recognises the rest by name */
 
 #define PROVIDER_DECLARE(name) extern const struct provider provider_##name;

@@ -158,13 +158,50 @@ target_bind_meta(struct elab *e, struct derived_probe *dp, struct node *n,
 	return true;
 }
 
+/*
+ * @cast(p, "T", "kernel<uapi/linux/if_alg.h>") names a type of the
+ * kernel's user-space ABI: vmlinux's BTF lacks it when only a module
+ * uses it (sockaddr_alg: af_alg).  The same header is installed for user
+ * space without "uapi/" (linux-libc-dev's <linux/if_alg.h>), with the
+ * same layout: its types are read as for "<linux/if_alg.h>".  Only when
+ * every header of the list is a uapi one and the BTF has no such type.
+ */
+static bool
+uapi_header_cast(struct elab *e, struct node *n, struct ta_access **out)
+{
+	const char *module = n->u.cast.module, *p;
+	char headers[512] = "";
+	size_t used = 0;
+
+	if (!module || strncmp(module, "kernel<", 7) != 0)
+		return false;
+	for (p = module + 6; *p == '<'; p = strchr(p, '>') + 1) {
+		const char *end = strchr(p, '>');
+
+		if (!end || strncmp(p + 1, "uapi/", 5) != 0 ||
+		    used + (size_t)(end - p) >= sizeof(headers))
+			return false;
+		used += (size_t)snprintf(headers + used, sizeof(headers) - used,
+					 "<%.*s>", (int)(end - p - 6), p + 6);
+	}
+	if (*p || !*headers || tbtf_kernel_has_type(e, n))
+		return false;
+	n->u.cast.module = arena_strdup(e->s->arena, headers);
+	if (!dwacc_header_cast(e, n, out))
+		*out = NULL;
+	n->u.cast.module = module;
+	return true;
+}
+
 bool
 target_bind_cast(struct elab *e, struct node *n)
 {
 	struct ta_access *t;
 
-	/* user headers, else a module's DWARF, else BTF */
-	if (!dwacc_header_cast(e, n, &t) && !dwacc_cast(e, n, &t))
+	/* user headers, else a module's DWARF, else BTF (a uapi type it
+	 * lacks: the user-space copy of its header) */
+	if (!dwacc_header_cast(e, n, &t) && !dwacc_cast(e, n, &t) &&
+	    !uapi_header_cast(e, n, &t))
 		t = tbtf_cast(e, n);
 	if (!t)
 		return false;

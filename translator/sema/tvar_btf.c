@@ -243,6 +243,17 @@ cast_type(struct elab *e, struct node *n, const struct btf **btf,
 	return BTF_NONE;
 }
 
+bool
+tbtf_kernel_has_type(struct elab *e, struct node *n)
+{
+	struct kernel_target *kt = elab_kernel(e, n->loc);
+	char why[256];
+	const struct btf *btf = kt ? kernel_btf(kt, why, sizeof(why)) : NULL;
+	int pointers = 0;
+
+	return !btf || find_cast_type(btf, n->u.cast.type_name, &pointers);
+}
+
 struct ta_access *
 tbtf_cast(struct elab *e, struct node *n)
 {

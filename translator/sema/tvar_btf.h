@@ -30,6 +30,9 @@ struct ta_access *tbtf_walk(struct elab *e, const struct btf *btf,
 
 /* @cast(operand, "type_name"[, module]) with `path`; NULL after an error. */
 struct ta_access *tbtf_cast(struct elab *e, struct node *n);
+/* Whether @cast node n's type is in the kernel's BTF (true as well when
+ * there is no BTF: the caller's error then says so). */
+bool tbtf_kernel_has_type(struct elab *e, struct node *n);
 
 /* The pretty text of $$parms/$$vars (pretty 0: name=%#x each; 1 or 2:
  * name=$name$ or $name$$), from the variables `vars`; "" for none. */
