@@ -70,6 +70,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/time.stp \
 	tapsets/linux/ucontext.stp \
 	tapsets/linux/vm.stp \
+	tapsets/linux/workqueue.stp \
 	tapsets/linux/timer.stp \
 	tapsets/linux/udp.stp \
 	tapsets/linux/vfs.stp

@@ -30,8 +30,25 @@
  *                             iovecs of 1, 2 and 3 bytes
  *   kworkload mmap N          mmap N anonymous pages, write to each once,
  *                             munmap them
+ *   kworkload signals         in this order: sigaction() a handler for
+ *                             SIGUSR1 (blocking SIGUSR2 while it runs)
+ *                             and for SIGUSR2 (blocking nothing);
+ *                             rt_sigprocmask(SIG_BLOCK, {SIGUSR2});
+ *                             SIGUSR1 to itself by kill, tkill, tgkill
+ *                             and rt_sigqueueinfo (si_code SI_QUEUE),
+ *                             each handled at once; tkill SIGUSR2 (stays
+ *                             pending); rt_sigpending;
+ *                             rt_sigprocmask(SIG_UNBLOCK, {SIGUSR2})
+ *                             (handled); a POSIX timer sends SIGUSR1
+ *                             once (SI_TIMER, send_sigqueue); then a
+ *                             child whose SIGUSR2 handler runs on an
+ *                             unreadable sigaltstack tkills itself
+ *                             SIGUSR2: the frame cannot be written, the
+ *                             kernel force_sigsegv()s it and it dies of
+ *                             SIGSEGV.  Exits 1 if a count differs.
  *
- * Raw syscall() calls, so that the C library adds or changes nothing.
+ * Raw syscall() calls, so that the C library adds or changes nothing
+ * (sigaction() excepted: the C library supplies the signal return code).
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -259,6 +276,91 @@ mmap_touch(long pages)
 	syscall(SYS_munmap, p, size);
 }
 
+static volatile sig_atomic_t caught[_NSIG];
+
+static void
+on_signal(int sig)
+{
+	caught[sig]++;
+}
+
+/* The child of signal_calls(): its SIGUSR2 frame cannot be written. */
+static void
+sigsegv_child(void)
+{
+	struct sigaction sa;
+	stack_t ss;
+
+	ss.ss_sp = (void *)syscall(SYS_mmap, NULL, 65536, PROT_NONE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ss.ss_size = 65536;
+	ss.ss_flags = 0;
+	syscall(SYS_sigaltstack, &ss, NULL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_ONSTACK;
+	sigaction(SIGUSR2, &sa, NULL);
+	syscall(SYS_tkill, syscall(SYS_gettid), SIGUSR2);
+	_exit(0);	/* not reached: SIGSEGV */
+}
+
+static int
+signal_calls(void)
+{
+	unsigned long usr2 = 1UL << (SIGUSR2 - 1), pending = 0;
+	long pid = syscall(SYS_getpid), tid = syscall(SYS_gettid);
+	struct itimerspec its = { .it_value = { 0, 1000000 } };
+	struct sigaction sa;
+	struct sigevent sev;
+	siginfo_t si;
+	int timer = -1, status = 0;
+	pid_t child;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGUSR2);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR2, &sa, NULL);
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &usr2, NULL, 8);
+	syscall(SYS_kill, pid, SIGUSR1);
+	syscall(SYS_tkill, tid, SIGUSR1);
+	syscall(SYS_tgkill, pid, tid, SIGUSR1);
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGUSR1;
+	si.si_code = SI_QUEUE;
+	si.si_pid = pid;
+	si.si_uid = getuid();
+	syscall(SYS_rt_sigqueueinfo, pid, SIGUSR1, &si);
+	syscall(SYS_tkill, tid, SIGUSR2);
+	syscall(SYS_rt_sigpending, &pending, 8);
+	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &usr2, NULL, 8);
+
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_SIGNAL;
+	sev.sigev_signo = SIGUSR1;
+	syscall(SYS_timer_create, CLOCK_MONOTONIC, &sev, &timer);
+	syscall(SYS_timer_settime, timer, 0, &its, NULL);
+	for (int i = 0; i < 5000 && caught[SIGUSR1] < 5; i++)
+		sleep_ms(1);
+	syscall(SYS_timer_delete, timer);
+
+	child = fork();
+	if (child == 0)
+		sigsegv_child();
+	waitpid(child, &status, 0);
+
+	if (caught[SIGUSR1] != 5 || caught[SIGUSR2] != 1 || pending != usr2 ||
+	    !WIFSIGNALED(status) || WTERMSIG(status) != SIGSEGV) {
+		fprintf(stderr, "kworkload: signals: SIGUSR1 %d SIGUSR2 %d pending %#lx status %#x\n",
+			(int)caught[SIGUSR1], (int)caught[SIGUSR2], pending,
+			status);
+		return 1;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -305,8 +407,10 @@ main(int argc, char **argv)
 		writev_calls(n);
 	else if (argc >= 3 && strcmp(argv[1], "mmap") == 0)
 		mmap_touch(n);
+	else if (argc >= 2 && strcmp(argv[1], "signals") == 0)
+		return signal_calls();
 	else {
-		fprintf(stderr, "usage: kworkload openmissing|argstr|fork|write|getppid|tick|spin N [MS] | udp N PORT | tcp PORT | tcpsynloss PORT | writev N | mmap N | asuser CMD...\n");
+		fprintf(stderr, "usage: kworkload openmissing|argstr|fork|write|getppid|tick|spin N [MS] | udp N PORT | tcp PORT | tcpsynloss PORT | writev N | mmap N | signals | asuser CMD...\n");
 		return 2;
 	}
 	return 0;
