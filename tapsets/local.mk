@@ -57,6 +57,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/nfsd.stp \
 	tapsets/linux/registers.stp \
 	tapsets/linux/scheduler.stp \
+	tapsets/linux/scsi.stp \
 	tapsets/linux/sigaction.stp \
 	tapsets/linux/signal.stp \
 	tapsets/linux/socket.stp \
@@ -72,5 +73,6 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/vm.stp \
 	tapsets/linux/workqueue.stp \
 	tapsets/linux/timer.stp \
+	tapsets/linux/tty.stp \
 	tapsets/linux/udp.stp \
 	tapsets/linux/vfs.stp
