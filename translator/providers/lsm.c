@@ -225,24 +225,13 @@ static const char *
 lsm_bpf_target_expr(struct arena *a, const struct derived_probe *dp,
 		    const struct context_var *cv)
 {
-	static const char *const narrow[2][9] = {
-		{ "", "(uint8_t)", "(uint16_t)", "", "(uint32_t)",
-		  "", "", "", "" },
-		{ "", "(int8_t)", "(int16_t)", "", "(int32_t)",
-		  "", "", "", "" },
-	};
 	const struct pdata_lsm *pd = dp->pdata;
-	const char *cast = "";
 
 	if (cv == pd->ctx)
 		return "((int64_t)(unsigned long)ctx)";
 	if (cv == pd->ret)
 		return "f->lsm_ret";
-	if (cv->type != TY_LONG || cv->arg_index < 0)
-		return NULL;
-	if (!cv->is_pointer && cv->size > 0 && cv->size < 8)
-		cast = narrow[cv->is_signed ? 1 : 0][cv->size];
-	return arena_printf(a, "((int64_t)%sctx[%d])", cast, cv->arg_index);
+	return provider_bpf_arg(a, cv, "ctx");
 }
 
 /* $return is the frame's verdict: the one variable a handler writes. */

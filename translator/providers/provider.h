@@ -267,6 +267,13 @@ int provider_guest_files(struct session *s, const char ***out);
 void provider_shapes_each(void (*fn)(const char *head, const char *tail,
 				     void *ctx), void *ctx);
 
+/* For bpf_target_expr: argument cv->arg_index of the BPF program's u64
+ * argument array `array` ("ctx->args", "ctx"), narrowed to its C type's
+ * size and signedness as a module's callback gets it; NULL for a
+ * variable that is not a plain integer argument. */
+const char *provider_bpf_arg(struct arena *a, const struct context_var *cv,
+			     const char *array);
+
 /* Helpers for providers reading points. */
 bool pp_is(const struct node *point, int i, const char *name);
 const char *pp_name(const struct node *point, int i);

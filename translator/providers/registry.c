@@ -252,3 +252,23 @@ pp_to_string(struct arena *ar, const struct node *point)
 	}
 	return arena_strdup(ar, buf);
 }
+
+const char *
+provider_bpf_arg(struct arena *a, const struct context_var *cv,
+		 const char *array)
+{
+	static const char *const narrow[2][9] = {
+		{ "", "(uint8_t)", "(uint16_t)", "", "(uint32_t)",
+		  "", "", "", "" },
+		{ "", "(int8_t)", "(int16_t)", "", "(int32_t)",
+		  "", "", "", "" },
+	};
+	const char *cast = "";
+
+	if (cv->type != TY_LONG || cv->arg_index < 0)
+		return NULL;
+	if (!cv->is_pointer && cv->size > 0 && cv->size < 8)
+		cast = narrow[cv->is_signed ? 1 : 0][cv->size];
+	return arena_printf(a, "((int64_t)%s%s[%d])", cast, array,
+			    cv->arg_index);
+}
