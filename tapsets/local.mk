@@ -63,6 +63,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/socket.stp \
 	tapsets/linux/syscalls.stp \
 	tapsets/linux/syscalls_argstr.stp \
+	tapsets/linux/syscalls_compat.stp \
 	tapsets/linux/syscalls_gen.stp \
 	tapsets/linux/target_set.stp \
 	tapsets/linux/task.stp \

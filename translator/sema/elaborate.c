@@ -494,6 +494,83 @@ glob_expansions_text(struct elab *e, struct pp_glob_match *m, int n)
  * optional point. The user's own point (not a library alias's target)
  * that comes to nothing says why: the errors of its expansions, or where
  * no known name matched. */
+/* The alias named exactly `pt` (every component), or NULL. */
+static struct node *
+alias_named(struct elab *e, const struct node *pt)
+{
+	for (int i = 0; i < e->naliases; i++)
+		for (int j = 0; j < e->aliases[i]->u.alias.names.n; j++) {
+			const struct node *nm = e->aliases[i]->u.alias.names.v[j];
+
+			if (nm->u.point.ncomps == pt->u.point.ncomps &&
+			    prefix_matches(pt, nm, nm->u.point.ncomps))
+				return e->aliases[i];
+		}
+	return NULL;
+}
+
+/* Where a renaming alias leads: follow `al` while it is an alias of
+ * exactly one other alias (syscall.pread = syscall.pread64 { ... },
+ * nd_syscall.pread = syscall.pread); *depth counts the steps. */
+static struct node *
+alias_root(struct elab *e, struct node *al, int *depth)
+{
+	*depth = 0;
+	while (*depth < 16 && al->u.alias.points.n == 1) {
+		struct node *next = alias_named(e, al->u.alias.points.v[0]);
+
+		if (!next || next == al)
+			break;
+		al = next;
+		++*depth;
+	}
+	return al;
+}
+
+/*
+ * A wildcard sees each event once.  An alias that only renames another
+ * (SystemTap's syscall.pread for the kernel's pread64) would have
+ * syscall.* count every pread64 twice: of the aliases a wildcard matches
+ * that lead to the same alias, only the one nearest it is expanded.
+ * The names stay for a point that names them, and -l lists them all.
+ * Marks the matches to leave out in skip[].
+ */
+static void
+skip_renames(struct elab *e, struct pp_glob_match *m, int n, bool *skip)
+{
+	struct node **root = arena_alloc(A(e), sizeof(*root) * (size_t)(n + 1));
+	int *depth = arena_alloc(A(e), sizeof(*depth) * (size_t)(n + 1));
+
+	for (int i = 0; i < n; i++)
+		root[i] = m[i].alias && m[i].prefix == m[i].point->u.point.ncomps ?
+			  alias_root(e, m[i].alias, &depth[i]) : NULL;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; root[i] && j < n && !skip[i]; j++)
+			if (j != i && root[j] == root[i] && depth[j] < depth[i])
+				skip[i] = true;
+	/* an alias (or the rename of one) of several aliases that lead
+	 * where others the wildcard has lead (syscall.ni_syscall =
+	 * syscall._sysctl, syscall.afs_syscall, ...) */
+	for (int i = 0; i < n; i++) {
+		const struct node_list *pts;
+		int found = 0, d;
+
+		if (skip[i] || !root[i] || (pts = &root[i]->u.alias.points)->n < 2)
+			continue;
+		for (int t = 0; t < pts->n; t++) {
+			struct node *target = alias_named(e, pts->v[t]);
+			struct node *r = target ? alias_root(e, target, &d) : NULL;
+
+			for (int j = 0; r && j < n; j++)
+				if (j != i && root[j] == r) {
+					found++;
+					break;
+				}
+		}
+		skip[i] = found == pts->n;
+	}
+}
+
 static int
 expand_glob(struct elab *e, struct node *pt)
 {
@@ -501,9 +578,15 @@ expand_glob(struct elab *e, struct node *pt)
 	struct pp_glob_miss miss;
 	int n = pp_glob_expand(e, pt, &m, &miss), total = 0, failed = 0;
 	struct glob_failure first = { NULL, 0 };
+	bool *skip = arena_alloc(A(e), sizeof(*skip) * (size_t)(n + 1));
 
+	if (!e->listing)
+		skip_renames(e, m, n, skip);
 	for (int i = 0; i < n; i++) {
 		struct glob_failure f = { NULL, 0 };
+
+		if (skip[i])
+			continue;
 		int k = expand_glob_match(e, &m[i], &f);
 		if (k > 0)
 			total += k;
