@@ -54,6 +54,8 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/netdev.stp \
 	tapsets/linux/perf.stp \
 	tapsets/linux/netfilter.stp \
+	tapsets/linux/nfs.stp \
+	tapsets/linux/nfs_proc.stp \
 	tapsets/linux/nfsd.stp \
 	tapsets/linux/registers.stp \
 	tapsets/linux/scheduler.stp \
@@ -61,6 +63,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/sigaction.stp \
 	tapsets/linux/signal.stp \
 	tapsets/linux/socket.stp \
+	tapsets/linux/sunrpc.stp \
 	tapsets/linux/syscalls.stp \
 	tapsets/linux/syscalls_argstr.stp \
 	tapsets/linux/syscalls_compat.stp \
