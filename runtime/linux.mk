@@ -72,6 +72,7 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/compat/tests/get_kretprobe.c \
 	runtime/linux/compat/tests/hrtimer_mode_hard.c \
 	runtime/linux/compat/tests/hrtimer_setup.c \
+	runtime/linux/compat/tests/module_mem.c \
 	runtime/linux/compat/tests/no_llseek.c \
 	runtime/linux/compat/tests/pde_data.c \
 	runtime/linux/compat/tests/relay_const_callbacks.c \

@@ -48,16 +48,20 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/ioscheduler.stp \
 	tapsets/linux/irq.stp \
 	tapsets/linux/json.stp \
+	tapsets/linux/kernel_objects.stp \
 	tapsets/linux/kprocess.stp \
+	tapsets/linux/loader.stp \
 	tapsets/linux/kwrite.stp \
 	tapsets/linux/memory.stp \
 	tapsets/linux/netdev.stp \
 	tapsets/linux/perf.stp \
 	tapsets/linux/netfilter.stp \
+	tapsets/linux/namespaces.stp \
 	tapsets/linux/nfs.stp \
 	tapsets/linux/nfs_proc.stp \
 	tapsets/linux/nfsd.stp \
 	tapsets/linux/registers.stp \
+	tapsets/linux/rlimit.stp \
 	tapsets/linux/scheduler.stp \
 	tapsets/linux/scsi.stp \
 	tapsets/linux/sigaction.stp \

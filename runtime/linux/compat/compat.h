@@ -10,6 +10,7 @@
 #include <linux/timer.h>
 #include <linux/hrtimer.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
 #include <linux/uaccess.h>
 #include "tapconf.h"
 
@@ -85,5 +86,28 @@ tap_get_kretprobe(struct kretprobe_instance *ri)
 #define TAP_FILLDIR_RET		int
 #define TAP_FILLDIR_CONTINUE	0
 #endif
+
+/* A loaded module's code and data sizes in bytes: mem[MOD_*] since 6.4,
+ * core_layout before. */
+static inline unsigned long
+tap_module_text_size(const struct module *m)
+{
+#ifdef TAPCONF_MODULE_MEM
+	return m->mem[MOD_TEXT].size;
+#else
+	return m->core_layout.text_size;
+#endif
+}
+
+static inline unsigned long
+tap_module_data_size(const struct module *m)
+{
+#ifdef TAPCONF_MODULE_MEM
+	return m->mem[MOD_DATA].size + m->mem[MOD_RODATA].size +
+	       m->mem[MOD_RO_AFTER_INIT].size;
+#else
+	return m->core_layout.size - m->core_layout.text_size;
+#endif
+}
 
 #endif /* TAP_LINUX_COMPAT_H */
