@@ -19,6 +19,9 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/prometheus.stp \
 	tapsets/prometheus.stpm \
 	tapsets/oneshot.stp \
+	tapsets/fp.stp \
+	tapsets/speculative.stp \
+	tapsets/utf.stp \
 	tapsets/queue_stats.stp \
 	tapsets/random.stp \
 	tapsets/stopwatch.stp \

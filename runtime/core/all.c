@@ -18,3 +18,4 @@
 #include "json.c"
 #include "merge.c"
 #include "timing.c"
+#include "fp.c"

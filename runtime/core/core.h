@@ -17,5 +17,6 @@
 #include "tapstring.h"
 #include "json.h"
 #include "merge.h"
+#include "fp.h"
 
 #endif /* TAP_CORE_CORE_H */

@@ -293,9 +293,11 @@ escape_text(int32_t c, int n, char *out)
 
 /* Escape s into dst within outlen bytes of payload.  Quoted output is
  * wrapped in double quotes and, when cut short, ends in "...". A cut that
- * would split an escape sequence drops the whole sequence. */
+ * would split an escape sequence drops the whole sequence.  A buffer's
+ * inlen bytes are all escaped, NULs too; a string ends at its NUL. */
 static void
-text_escape(char *dst, const char *s, int inlen, int outlen, bool quoted)
+text_escape(char *dst, const char *s, int inlen, int outlen, bool quoted,
+	    bool buffer)
 {
 	const unsigned char *in = (const unsigned char *)s;
 	char *out = dst, *esc = NULL, piece[10];
@@ -314,7 +316,7 @@ text_escape(char *dst, const char *s, int inlen, int outlen, bool quoted)
 	while (inlen > 0) {
 		int n = decode_utf8(in, inlen, &c), num;
 
-		if (c == 0 || budget <= 0)
+		if ((c == 0 && !buffer) || budget <= 0)
 			break;
 		in += n;
 		inlen -= n;
@@ -330,7 +332,7 @@ text_escape(char *dst, const char *s, int inlen, int outlen, bool quoted)
 		budget -= num;
 	}
 	if (quoted) {
-		if (c && inlen > 0) {
+		if ((c || buffer) && inlen > 0) {
 			char *cut = out - 3 + budget;
 
 			out = (esc && esc < cut && cut < esc + esc_len) ?
@@ -347,7 +349,7 @@ text_escape(char *dst, const char *s, int inlen, int outlen, bool quoted)
 void
 tap_str_text(char *dst, const char *s)
 {
-	text_escape(dst, s, 0, 0, false);
+	text_escape(dst, s, 0, 0, false, false);
 }
 
 void
@@ -355,13 +357,23 @@ tap_str_textn(char *dst, const char *s, int64_t len, bool quoted)
 {
 	int outlen = len < 0 ? 0 : len > MAXSTRINGLEN ? MAXSTRINGLEN : (int)len;
 
-	text_escape(dst, s, 0, outlen, quoted);
+	text_escape(dst, s, 0, outlen, quoted, false);
 }
 
 void
 tap_str_quoted(char *dst, const char *s)
 {
-	text_escape(dst, s, MAXSTRINGLEN, MAXSTRINGLEN, true);
+	text_escape(dst, s, MAXSTRINGLEN, MAXSTRINGLEN, true, false);
+}
+
+void
+tap_str_text_buf(char *dst, const char *buf, int64_t inlen, int64_t outlen)
+{
+	if (inlen <= 0 || inlen > TAP_STR_MAX)
+		inlen = TAP_STR_MAX;
+	if (outlen <= 0 || outlen > TAP_STR_MAX)
+		outlen = TAP_STR_MAX;
+	text_escape(dst, buf, (int)inlen, (int)outlen, true, true);
 }
 
 /* ---- tokenize ---------------------------------------------------------- */

@@ -52,6 +52,10 @@ void tap_str_reverse(char *dst, const char *s);
 void tap_str_text(char *dst, const char *s);
 void tap_str_textn(char *dst, const char *s, int64_t len, bool quoted);
 void tap_str_quoted(char *dst, const char *s);
+/* inlen bytes of buf (NULs too) quoted and escaped, in at most outlen
+ * bytes with "..." when cut; 0 or out of range is MAXSTRINGLEN - 1. */
+void tap_str_text_buf(char *dst, const char *buf, int64_t inlen,
+		      int64_t outlen);
 
 /* tokenize(input, delim): a non-empty input starts over. */
 void tap_str_tokenize(struct tap_tokenizer *t, char *dst,

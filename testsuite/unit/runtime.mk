@@ -12,7 +12,8 @@ RUNTIME_UNIT_TESTS = \
 	testsuite/unit/test_string \
 	testsuite/unit/test_arith \
 	testsuite/unit/test_json \
-	testsuite/unit/test_merge
+	testsuite/unit/test_merge \
+	testsuite/unit/test_fp
 
 check_PROGRAMS += $(RUNTIME_UNIT_TESTS)
 TESTS += $(RUNTIME_UNIT_TESTS)
@@ -23,6 +24,10 @@ RUNTIME_UNIT_LDADD = runtime/libtapcore.a $(CHECK_LIBS)
 testsuite_unit_test_map_SOURCES = testsuite/unit/test_map.c
 testsuite_unit_test_map_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
 testsuite_unit_test_map_LDADD = $(RUNTIME_UNIT_LDADD)
+
+testsuite_unit_test_fp_SOURCES = testsuite/unit/test_fp.c
+testsuite_unit_test_fp_CFLAGS = $(RUNTIME_UNIT_CFLAGS)
+testsuite_unit_test_fp_LDADD = $(RUNTIME_UNIT_LDADD) -lm
 
 testsuite_unit_test_stat_SOURCES = testsuite/unit/test_stat.c
 testsuite_unit_test_stat_CFLAGS = $(RUNTIME_UNIT_CFLAGS)

@@ -99,7 +99,7 @@ static const char *const build_runtime_files[] = {
 	"core/stat.h", "core/stat.c", "core/hist.c", "core/map.h",
 	"core/map.c", "core/pmap.c", "core/cmap.c", "core/format.h", "core/format.c",
 	"core/tapstring.h", "core/tapstring.c", "core/json.h", "core/json.c",
-	"core/merge.h", "core/merge.c",
+	"core/merge.h", "core/merge.c", "core/fp.h", "core/fp.c",
 	"core/core.h", "core/all.c",
 	"bpf/tap_bpf.h", "bpf/tap_bpf_abi.h", "bpf/user_bpf.c",
 	NULL
