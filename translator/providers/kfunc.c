@@ -16,6 +16,7 @@
  * table, the types from its BTF.
  */
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -143,6 +144,7 @@ struct kfunc_ctx {
 	const struct btf *btf;
 	const char *btf_err;
 	bool is_return;
+	int64_t maxactive;		/* .return.maxactive(N), 0 when absent */
 	int count;
 	bool capped;			/* a match past KFUNC_MAX_EXPANSION */
 };
@@ -163,6 +165,7 @@ add_function(const struct ksym *sym, void *ctx)
 	pd = &kp->pd;
 	pd->symbol = sym->name;
 	pd->is_return = k->is_return;
+	pd->maxactive = (int)k->maxactive;
 	pd->from_kernel_function = true;
 	if (k->btf) {
 		fill_params(e, k->btf, sym->name, kp);
@@ -182,11 +185,33 @@ add_function(const struct ksym *sym, void *ctx)
 	return true;
 }
 
+/* Whether the point's suffix is one BTF serves: none, .call, .return
+ * or .return.maxactive(N) (N > 0: how many returns of the function the
+ * kretprobe tracks at once, the kernel's default when absent).  Sets
+ * *is_return and *maxactive (0: the default). */
+static bool
+kfunc_suffix(struct elab *e, struct node *point, bool *is_return,
+	     int64_t *maxactive)
+{
+	int n = point->u.point.ncomps;
+
+	*maxactive = 0;
+	*is_return = (n == 3 || n == 4) && pp_is(point, 2, "return");
+	if (n == 4 && *is_return &&
+	    !(pp_is(point, 3, "maxactive") &&
+	      pp_arg_number(point, 3, maxactive) && *maxactive > 0 &&
+	      *maxactive <= INT_MAX))
+		*is_return = false;
+	if (n == 2 || *is_return || (n == 3 && pp_is(point, 2, "call")))
+		return true;
+	kfunc_unsupported(e, point, "only .call, .return and .return.maxactive(N) work without DWARF debug info");
+	return false;
+}
+
 int
 kfunc_match(struct elab *e, struct node *point)
 {
 	const char *pattern = pp_arg_string(point, 1);
-	int n = point->u.point.ncomps;
 	char err[256];
 	struct kfunc_ctx k = { .e = e, .point = point };
 
@@ -194,12 +219,8 @@ kfunc_match(struct elab *e, struct node *point)
 		return kfunc_unsupported(e, point, "expected kernel.function(\"NAME\")");
 	if (strchr(pattern, '@'))
 		return kfunc_unsupported(e, point, "source file and line need DWARF debug info");
-	if (n == 3 && pp_is(point, 2, "return"))
-		k.is_return = true;
-	else if (n == 3 && pp_is(point, 2, "call"))
-		k.is_return = false;
-	else if (n != 2)
-		return kfunc_unsupported(e, point, "only .call and .return work without DWARF debug info");
+	if (!kfunc_suffix(e, point, &k.is_return, &k.maxactive))
+		return -1;
 	struct kernel_target *kt = elab_kernel(e, point->loc);
 	if (!kt)
 		return -1;
@@ -226,18 +247,6 @@ kfunc_match(struct elab *e, struct node *point)
 	return k.count;
 }
 
-/* Whether the point's suffix is one BTF serves: sets *is_return. */
-static bool
-kfunc_suffix(struct elab *e, struct node *point, bool *is_return)
-{
-	int n = point->u.point.ncomps;
-
-	*is_return = n == 3 && pp_is(point, 2, "return");
-	if (n == 2 || *is_return || (n == 3 && pp_is(point, 2, "call")))
-		return true;
-	kfunc_unsupported(e, point, "only .call and .return work without DWARF debug info");
-	return false;
-}
 
 int
 kfunc_match_module(struct elab *e, struct node *point, const char *modname,
@@ -247,11 +256,12 @@ kfunc_match_module(struct elab *e, struct node *point, const char *modname,
 {
 	struct arena *a = e->s->arena;
 	bool is_return;
+	int64_t maxactive;
 	int count = 0;
 
 	if (strchr(pattern, '@'))
 		return kfunc_unsupported(e, point, "source file and line need DWARF debug info");
-	if (!kfunc_suffix(e, point, &is_return))
+	if (!kfunc_suffix(e, point, &is_return, &maxactive))
 		return -1;
 	for (size_t i = 0; i < nfuncs; i++) {
 		if (fnmatch(pattern, funcs[i], 0) != 0)
@@ -265,6 +275,7 @@ kfunc_match_module(struct elab *e, struct node *point, const char *modname,
 			pd->symbol = arena_printf(a, "%s:%s", modname, funcs[i]);
 		pd->module = modname;
 		pd->is_return = is_return;
+		pd->maxactive = (int)maxactive;
 		pd->from_kernel_function = true;
 		if (btf) {
 			fill_params(e, btf, funcs[i], kp);

@@ -55,12 +55,16 @@ syscall_match(struct elab *e, struct node *point)
 {
 	const char *pattern = pp_arg_string(point, 1);
 	int n = point->u.point.ncomps, count = 0;
-	bool is_return = n == 3 && pp_is(point, 2, "return") &&
-			 !pp_arg(point, 2);
+	int64_t maxactive;
+	bool is_return = (n == 3 || n == 4) && pp_is(point, 2, "return") &&
+			 !pp_arg(point, 2) &&
+			 (n == 3 || (pp_is(point, 3, "maxactive") &&
+				     pp_arg_number(point, 3, &maxactive) &&
+				     maxactive > 0));
 
 	if (!pattern || (n != 2 && !is_return)) {
 		diag_error(&e->s->diag, point->loc, "E_PROBE_ARG",
-			   "expected kernel.syscall(\"NAME\") or kernel.syscall(\"NAME\").return");
+			   "expected kernel.syscall(\"NAME\"), kernel.syscall(\"NAME\").return or kernel.syscall(\"NAME\").return.maxactive(N)");
 		return -1;
 	}
 	for (size_t i = 0; i < syscall_table_count(); i++) {
@@ -405,7 +409,8 @@ syscall_bpf_classic_expr(struct arena *a, const struct derived_probe *dp,
 }
 
 static const char *const syscall_shapes[] = {
-	"kernel.syscall(STRING)", "kernel.syscall(STRING).return", NULL,
+	"kernel.syscall(STRING)", "kernel.syscall(STRING).return",
+	"kernel.syscall(STRING).return.maxactive(NUMBER)", NULL,
 };
 
 const struct provider provider_syscall = {

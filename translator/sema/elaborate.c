@@ -168,6 +168,7 @@ and_conditions(struct elab *e, struct node *a, struct node *b)
 }
 
 static int expand_point(struct elab *e, struct node *pt);
+static int expand_optional(struct elab *e, struct node *pt);
 
 /* --check-version: whether `at` lies inside a preprocessor conditional
  * that tests systemtap_v (the preprocessor noted them). */
@@ -289,8 +290,21 @@ expand_through_alias(struct elab *e, struct node *pt, struct node *al, int n)
 					  al->u.alias.epilogue_body);
 	for (int i = 0; i < al->u.alias.points.n; i++) {
 		struct node *t = with_suffix(e, al->u.alias.points.v[i], pt, n);
+		bool optional = e->cur_optional;
+		int k;
+
 		e->cur_cond = and_conditions(e, saved_cond, t->u.point.cond);
-		int k = expand_point(e, t);
+		/* a target marked '?' or '!' that does not resolve (with the
+		 * point's suffix: `a = begin ?` as a.maxactive(10)) is
+		 * dropped, as the user's own optional point is */
+		if ((t->u.point.optional || t->u.point.sufficient) &&
+		    !e->listing) {
+			e->cur_optional = true;
+			k = expand_optional(e, t);
+		} else {
+			k = expand_point(e, t);
+		}
+		e->cur_optional = optional;
 		if (k < 0) {
 			total = -1;
 			break;

@@ -273,6 +273,12 @@ lookup_target(struct resolver *r, const char *name)
 
 	if (!dp || !dp->provider)
 		return NULL;
+	/* the probe's own, when an earlier $name made it: some providers
+	 * (syscall) make a new variable at each lookup, and one $return
+	 * read twice is one context variable */
+	for (int i = 0; i < dp->nctxvars; i++)
+		if (strcmp(dp->ctxvars[i]->name, name + 1) == 0)
+			return dp->ctxvars[i];
 	return provider_context(r->e, dp, name + 1);
 }
 
