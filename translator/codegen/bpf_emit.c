@@ -9,6 +9,10 @@
  * clang -target bpf:
  *
  *   #include "tap_bpf.h"           (runtime/bpf: shared maps, helpers)
+ *   struct file___tvar { ... }     CO-RE flavors of the kernel structs
+ *                                  whose members typed accesses read:
+ *                                  libbpf relocates those offsets at
+ *                                  load against the running kernel
  *   struct tap_globals             the scalar globals (array map "tap_gl")
  *   key structs and maps m<i>      one hash map per global array, per-CPU
  *                                  for statistics
@@ -446,6 +450,123 @@ emit_handler(struct bpf_cg *b, struct derived_probe *dp,
 	b->dp = NULL;
 }
 
+/* ---- CO-RE flavors ---- */
+
+/* Whether libbpf can match flavor `name`___tvar to the kernel's `name`:
+ * it drops the suffix from the last "X___Y" it finds, so the name must
+ * hold no "___" of its own and not end in '_'. */
+static bool
+flavor_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n && name[n - 1] != '_' && !strstr(name, "___");
+}
+
+static bool
+hop_same_type(const struct ta_hop *x, const struct ta_hop *y)
+{
+	if (x->kind != y->kind || x->size != y->size || x->ndims != y->ndims)
+		return false;
+	for (int i = 0; i < x->ndims; i++)
+		if (x->dims[i] != y->dims[i])
+			return false;
+	return true;
+}
+
+static struct bpf_flavor *
+flavor_of(struct bpf_cg *b, const struct ta_hop *hop)
+{
+	struct bpf_flavor *f;
+
+	for (int i = 0; i < b->nflavors; i++) {
+		f = &b->flavors[i];
+		if (f->is_union == hop->container_union &&
+		    strcmp(f->name, hop->container) == 0)
+			return f;
+	}
+	b->flavors = arena_grow(b->a, b->flavors, sizeof(*b->flavors),
+				&b->flavor_cap, b->nflavors + 1);
+	f = &b->flavors[b->nflavors++];
+	memset(f, 0, sizeof(*f));
+	f->name = hop->container;
+	f->is_union = hop->container_union;
+	return f;
+}
+
+const char *
+bpf_core_offset(struct bpf_cg *b, const struct ta_hop *hop)
+{
+	struct bpf_flavor *f;
+	int i;
+
+	if (!hop->container || !flavor_name_ok(hop->container))
+		return NULL;
+	f = flavor_of(b, hop);
+	for (i = 0; i < f->nmembers; i++)
+		if (strcmp(f->members[i]->member, hop->member) == 0)
+			break;
+	if (i == f->nmembers) {
+		f->members = arena_grow(b->a, f->members, sizeof(*f->members),
+					&f->cap, f->nmembers + 1);
+		f->members[f->nmembers++] = hop;
+	} else if (!hop_same_type(f->members[i], hop)) {
+		return NULL;	/* two BTFs disagree (a module's type) */
+	}
+	return bpf_fmt(b, "(int64_t)__builtin_preserve_field_info(((%s %s___tvar *)0)->%s, BPF_FIELD_BYTE_OFFSET)",
+		       f->is_union ? "union" : "struct", f->name, hop->member);
+}
+
+/* A member of a flavor.  Its type need only be of the kind libbpf's
+ * field compatibility checks (relo_core.c): any struct or union matches
+ * any other, so an empty one stands for them; integers of any size
+ * match; an enum without a name matches every enum; arrays by their
+ * elements.  The layout does not matter: a relocation names the member,
+ * and its offset is the target's. */
+static void
+emit_flavor_member(struct bpf_cg *b, const struct ta_hop *m, FILE *out)
+{
+	static const char *const ints[] = { NULL, "__u8", "__u16", NULL,
+					    "__u32", NULL, NULL, NULL,
+					    "__u64" };
+
+	switch (m->kind) {
+	case TA_FIELD_INT:
+		fprintf(out, "\t%s %s", ints[m->size], m->member);
+		break;
+	case TA_FIELD_ENUM:
+		fprintf(out, "\tenum { __tap_enum%d } %s", b->nenums++,
+			m->member);
+		break;
+	case TA_FIELD_PTR:
+		fprintf(out, "\tvoid *%s", m->member);
+		break;
+	case TA_FIELD_COMPOSITE:
+		fprintf(out, "\tstruct {} %s", m->member);
+		break;
+	}
+	for (int i = 0; i < m->ndims; i++)
+		fprintf(out, "[%llu]", (unsigned long long)m->dims[i]);
+	fprintf(out, ";\n");
+}
+
+static void
+emit_flavors(struct bpf_cg *b, FILE *out)
+{
+	if (!b->nflavors)
+		return;
+	fprintf(out, "/* CO-RE flavors of the kernel's types (libbpf drops \"___tvar\"): the\n * members typed accesses reach, their offsets relocated at load */\n");
+	for (int i = 0; i < b->nflavors; i++) {
+		const struct bpf_flavor *f = &b->flavors[i];
+
+		fprintf(out, "%s %s___tvar {\n", f->is_union ? "union" : "struct",
+			f->name);
+		for (int j = 0; j < f->nmembers; j++)
+			emit_flavor_member(b, f->members[j], out);
+		fprintf(out, "} __attribute__((preserve_access_index));\n\n");
+	}
+}
+
 /* The scalar globals BPF programs use, as both halves declare them. */
 void
 bpf_emit_globals_struct(struct bpf_cg *b, FILE *out)
@@ -770,6 +891,7 @@ bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp, FILE *out)
 		fprintf(out, "#define %s %s\n", b->s->opts.defines[i].name,
 			b->s->opts.defines[i].value ? b->s->opts.defines[i].value : "1");
 	fprintf(out, "#include \"tap_bpf.h\"\n\nchar LICENSE[] SEC(\"license\") = \"GPL\";\n\n");
+	emit_flavors(b, out);
 	emit_globals(b, out);
 	fputs(frames, out);
 	fprintf(out, "\nunion tap_frame {\n\tint64_t __unused;\n");

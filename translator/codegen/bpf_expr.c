@@ -899,6 +899,29 @@ crement(struct bpf_cg *b, struct node *n)
 	return (struct bval){ BX_LONG, post ? old : l.c };
 }
 
+/* The bytes an ADD step adds: its members' offsets as CO-RE
+ * relocations where they can be (bpf_core_offset()), the rest (array
+ * indexes, bitfields, members of unnamed types) the constant the
+ * translator's BTF gave. */
+static const char *
+add_offset(struct bpf_cg *b, const struct ta_step *st)
+{
+	int64_t rest = st->offset;
+	const char *e = NULL;
+
+	for (int i = 0; i < st->nhops; i++) {
+		const char *off = bpf_core_offset(b, &st->hops[i]);
+
+		if (!off)
+			continue;
+		rest -= st->hops[i].offset;
+		e = e ? bpf_fmt(b, "%s + %s", e, off) : off;
+	}
+	if (!e)
+		return bpf_fmt(b, "%lld", (long long)rest);
+	return rest ? bpf_fmt(b, "%s + %lld", e, (long long)rest) : e;
+}
+
 /* Kernel memory through a typed access (tvar_access.h): the base value
  * from the provider, DEREF/ADD/INDEX steps, an integer or an address;
  * every load is bpf_probe_read_kernel, a failed one the module's
@@ -927,7 +950,7 @@ typed_target(struct bpf_cg *b, struct node *n, const struct ta_access *acc,
 			in_memory = true;
 			break;
 		case TA_STEP_ADD:
-			bpf_line(b, "%s += %lld;", v, (long long)st->offset);
+			bpf_line(b, "%s += %s;", v, add_offset(b, st));
 			break;
 		case TA_STEP_INDEX: {
 			struct bval x = bpf_as_long(b, st->index);

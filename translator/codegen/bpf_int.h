@@ -126,6 +126,16 @@ struct bpf_cg {
 	/* Locals holding user_string_quoted() (BX_QSTR). */
 	struct symbol **qstr_locals;
 	int nqstr, qstr_cap;
+	/* The kernel's structs and unions typed accesses reach members of,
+	 * declared as CO-RE flavors (bpf_emit.c: bpf_core_offset()). */
+	struct bpf_flavor {
+		const char *name;	/* the kernel's name ("file") */
+		bool is_union;
+		const struct ta_hop **members;	/* one per member name */
+		int nmembers, cap;
+	} *flavors;
+	int nflavors, flavor_cap;
+	int nenums;			/* enumerators of the flavors' enums */
 };
 
 /* The placement of every probe, after bpf_split(). */
@@ -146,6 +156,12 @@ bool bpf_emit_kernel(struct bpf_cg *b, const struct bpf_split *sp,
 void bpf_emit_user_glue(struct bpf_cg *b, FILE *out, const char *object_key);
 
 void bpf_emit_globals_struct(struct bpf_cg *b, FILE *out);
+
+/* bpf_emit.c: a C expression for the offset of `hop`'s member that
+ * libbpf relocates at load against the running kernel's BTF (CO-RE),
+ * its container declared as a flavor; NULL when it cannot be one (the
+ * caller adds hop->offset as a constant). */
+const char *bpf_core_offset(struct bpf_cg *b, const struct ta_hop *hop);
 
 /* bpf_expr.c */
 void bpf_line(struct bpf_cg *b, const char *fmt, ...)

@@ -203,8 +203,10 @@ steps_code(struct cg *g, const struct ta_access *t, const char *v,
 			mem = true;
 			break;
 		case TA_STEP_ADD:
-			code = cg_fmt(g, "%s %s += (uint64_t)%lldLL;", code, v,
-				      (long long)st->offset);
+			/* 0: a member at offset 0, kept for BPF's CO-RE hops */
+			if (st->offset)
+				code = cg_fmt(g, "%s %s += (uint64_t)%lldLL;",
+					      code, v, (long long)st->offset);
 			break;
 		case TA_STEP_INDEX:
 			code = cg_fmt(g, "%s %s += (uint64_t)(%s) * %lldULL;",

@@ -62,6 +62,26 @@ ta_push_add(struct arena *a, struct ta_access *t, int64_t offset)
 }
 
 void
+ta_push_member(struct arena *a, struct ta_access *t, const struct ta_hop *hop)
+{
+	struct ta_step *st;
+	struct ta_hop *hops;
+
+	if (!t->nsteps || t->steps[t->nsteps - 1].kind != TA_STEP_ADD)
+		push(a, t, (struct ta_step){ .kind = TA_STEP_ADD });
+	st = &t->steps[t->nsteps - 1];
+	st->offset += hop->offset;
+	/* A new array each time: copies of the access (ta_copy) share the
+	 * old one. */
+	hops = arena_alloc(a, sizeof(*hops) * (size_t)(st->nhops + 1));
+	if (st->nhops)
+		memcpy(hops, st->hops, sizeof(*hops) * (size_t)st->nhops);
+	hops[st->nhops] = *hop;
+	st->hops = hops;
+	st->nhops++;
+}
+
+void
 ta_push_index(struct arena *a, struct ta_access *t, struct node *index,
 	      int64_t stride)
 {
@@ -226,7 +246,9 @@ ta_describe(struct arena *a, const struct ta_access *t)
 			s = arena_printf(a, "%s deref", s);
 			break;
 		case TA_STEP_ADD:
-			s = arena_printf(a, "%s +%lld", s, (long long)st->offset);
+			if (st->offset)	/* an ADD of 0 is kept for its hops */
+				s = arena_printf(a, "%s +%lld", s,
+						 (long long)st->offset);
 			break;
 		case TA_STEP_INDEX:
 			s = arena_printf(a, "%s +[i]*%lld", s,

@@ -70,6 +70,13 @@
  *      TA_STEP_ADD     V += offset (bytes); requires in_memory.  Struct
  *                      and union members (offset of the member, anonymous
  *                      members folded in), constant array indexes.
+ *                      `hops` names the members among `offset` whose
+ *                      offsets a relocating backend may look up again in
+ *                      the target's own types (the BPF backend's CO-RE):
+ *                      offset = sum of the hops' offsets + a constant
+ *                      rest (indexes, members it cannot name).  The
+ *                      offset stays the truth for everything else; an
+ *                      ADD of 0 is kept only when it has hops.
  *      TA_STEP_INDEX   V += index * stride, index a script expression
  *                      (`index`, typed long); requires in_memory.  A
  *                      pointer indexed `$p[i]` is DEREF then INDEX.
@@ -168,9 +175,38 @@ enum ta_step_kind {
 	TA_STEP_INDEX,
 };
 
+/* What a member's type is, as far as matching it by name in another
+ * kernel's types needs (libbpf's field compatibility: any struct or union
+ * matches any other; else the kinds must agree, integers of any size). */
+enum ta_field_kind {
+	TA_FIELD_INT,		/* integers, bool; `size` bytes */
+	TA_FIELD_ENUM,		/* an enum; `size` bytes */
+	TA_FIELD_PTR,		/* any pointer */
+	TA_FIELD_COMPOSITE,	/* a struct or union */
+};
+
+#define TA_HOP_MAX_DIMS 4
+
+/* One member reached by name (`container.member`) within an ADD step. */
+struct ta_hop {
+	int64_t offset;		/* bytes, in the types the walk read */
+	const char *container;	/* the struct's or union's name (named: a
+				 * relocation finds it by name) */
+	bool container_union;
+	const char *member;	/* as written: anonymous members between
+				 * the container and it are not named */
+	enum ta_field_kind kind;/* of the member, or of its array's
+				 * elements */
+	int size;		/* INT, ENUM: bytes */
+	int ndims;		/* the member is an array of ... of kind */
+	uint64_t dims[TA_HOP_MAX_DIMS];	/* outermost first; 0 unknown */
+};
+
 struct ta_step {
 	enum ta_step_kind kind;
 	int64_t offset;		/* ADD: bytes */
+	const struct ta_hop *hops;	/* ADD: relocatable members (above) */
+	int nhops;
 	struct node *index;	/* INDEX: script expression, long */
 	int64_t stride;		/* INDEX: element size in bytes */
 };
@@ -249,6 +285,10 @@ struct ta_access *ta_copy(struct arena *a, const struct ta_access *from);
 void ta_push_deref(struct arena *a, struct ta_access *t);
 /* ADD steps next to each other are merged. */
 void ta_push_add(struct arena *a, struct ta_access *t, int64_t offset);
+/* An ADD of hop->offset that remembers the member it reaches (an ADD of
+ * 0 too: the member may not be at 0 in the target's types). */
+void ta_push_member(struct arena *a, struct ta_access *t,
+		    const struct ta_hop *hop);
 void ta_push_index(struct arena *a, struct ta_access *t, struct node *index,
 		   int64_t stride);
 /* Whether V is in memory after the steps (base.in_memory, then DEREF). */

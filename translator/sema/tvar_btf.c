@@ -64,6 +64,10 @@ tbtf_type(const void *src, uint64_t type, struct tw_type *out)
 		}
 		out->size = ii.size;
 		out->is_signed = ii.is_signed;
+		out->is_enum = btf_kind_of(btf, t) != BTF_KIND_INT;
+		break;
+	case TW_STRUCT: case TW_UNION:
+		out->tag = btf_name(btf, t);
 		break;
 	case TW_POINTER:
 		out->target = btf_ref(btf, t);

@@ -1,7 +1,9 @@
 /*
  * tvar_walk.c -- the walk of a $var's path over any debug info's types
- * (tvar_walk.h): members become byte offsets (ADD steps), pointers
- * DEREF steps, indexes ADD or INDEX steps, and the last type the result:
+ * (tvar_walk.h): members become byte offsets (ADD steps; a member of a
+ * named struct or union is also remembered by name, a ta_hop, for the
+ * BPF backend's CO-RE relocations), pointers DEREF steps, indexes ADD
+ * or INDEX steps, and the last type the result:
  * an integer of its size and signedness, a bitfield, an address (&x, and
  * any array's value, char arrays too, as in SystemTap), or
  * pretty-printed text as SystemTap formats it (char arrays quoted).
@@ -213,6 +215,68 @@ member_parent_ok(struct walk *w, const struct target_step *st, uint64_t t,
 	return true;
 }
 
+/* The kind of member type `type` for a ta_hop (arrays of it counted
+ * into `h`); false when a relocation could not name it: floats, sizes
+ * other than 1, 2, 4, 8, arrays nested too deep. */
+static bool
+hop_field_kind(struct walk *w, uint64_t type, struct ta_hop *h)
+{
+	struct tw_type ti = info(&w->s, type);
+
+	while (ti.kind == TW_ARRAY) {
+		if (h->ndims == TA_HOP_MAX_DIMS)
+			return false;
+		h->dims[h->ndims++] = ti.nelem;
+		ti = info(&w->s, ti.target);
+	}
+	switch (ti.kind) {
+	case TW_INT:
+		if (ti.size != 1 && ti.size != 2 && ti.size != 4 &&
+		    ti.size != 8)
+			return false;
+		/* an 8-byte enum is BTF's ENUM64 kind, which the flavor's
+		 * plain enum would not match */
+		if (ti.is_enum && ti.size == 8)
+			return false;
+		h->kind = ti.is_enum ? TA_FIELD_ENUM : TA_FIELD_INT;
+		h->size = (int)ti.size;
+		return true;
+	case TW_POINTER:
+		h->kind = TA_FIELD_PTR;
+		return true;
+	case TW_STRUCT: case TW_UNION:
+		h->kind = TA_FIELD_COMPOSITE;
+		return true;
+	case TW_ARRAY: case TW_FWD: case TW_FUNC: case TW_FLOAT:
+	case TW_OTHER:
+		break;
+	}
+	return false;
+}
+
+/* V += the offset of member `m` (named `name`) of aggregate `agg`,
+ * remembered as a ta_hop when a relocation can find it again by name:
+ * the aggregate is named and the member is no bitfield (whose bit
+ * position no relocation here redoes) and has a nameable type.  Else
+ * the offset is a constant. */
+static void
+push_member(struct walk *w, uint64_t agg, const char *name,
+	    const struct tw_member *m)
+{
+	struct tw_type ai = info(&w->s, agg);
+	struct ta_hop h = { .offset = (int64_t)(m->bit_offset / 8) };
+
+	if (m->bit_size || !ai.tag || !*ai.tag ||
+	    !hop_field_kind(w, m->type, &h)) {
+		ta_push_add(A(w), w->t, h.offset);
+		return;
+	}
+	h.container = ai.tag;
+	h.container_union = ai.kind == TW_UNION;
+	h.member = name;
+	ta_push_member(A(w), w->t, &h);
+}
+
 static bool
 step_member(struct walk *w, const struct target_step *st)
 {
@@ -234,7 +298,7 @@ step_member(struct walk *w, const struct target_step *st)
 	w->cur = m.type;
 	if (!ta_in_memory(w->t))
 		return member_in_register(w, st, t, &m);
-	ta_push_add(A(w), w->t, (int64_t)(m.bit_offset / 8));
+	push_member(w, t, st->member, &m);
 	if (m.bit_size) {
 		w->bitfield = true;
 		w->bit_off = (uint32_t)(m.bit_offset % 8);

@@ -49,6 +49,11 @@ struct tw_type {
 				 * char */
 	uint64_t target;	/* POINTER: pointee; ARRAY: element */
 	uint64_t nelem;		/* ARRAY: elements, 0 if unknown */
+	bool is_enum;		/* INT: an enum */
+	const char *tag;	/* STRUCT, UNION: its own name; NULL or ""
+				 * when anonymous or the source does not
+				 * say (then its members' offsets are not
+				 * relocatable: ta_hop) */
 };
 
 struct tw_member {
