@@ -87,6 +87,17 @@ check_id(enum diag_level level, const char *id)
 		"is not in translator/common/diag_ids.def");
 }
 
+/* A warning that only says the optimizer dropped code or data nobody
+ * uses. */
+static bool
+is_elision(const char *id)
+{
+	return id && (strcmp(id, "W_DEAD_STORE") == 0 ||
+		      strcmp(id, "W_NO_EFFECT") == 0 ||
+		      strcmp(id, "W_UNUSED_VAR") == 0 ||
+		      strcmp(id, "W_PROBE_ELIDED") == 0);
+}
+
 void
 diag_vreport(struct diag *d, enum diag_level level, struct loc at,
 	     const char *id, const char *fmt, va_list ap)
@@ -106,7 +117,13 @@ diag_vreport(struct diag *d, enum diag_level level, struct loc at,
 			d->warnings++;	/* counted, not shown */
 			return;
 		}
-		if (d->warnings_are_errors)
+		/* -W is about the user's script: the library's own
+		 * elisions, shown at -vv, stay warnings (the user cannot
+		 * change the library; SystemTap's buildok scripts run with
+		 * -Wvv).  What the script's use of the library causes
+		 * (W_VERSION_DEPENDENT ...) is the user's: an error. */
+		if (d->warnings_are_errors &&
+		    !(at.src && at.src->is_tapset && is_elision(id)))
 			level = DIAG_ERROR;
 	}
 	if (level == DIAG_ERROR)

@@ -355,20 +355,6 @@ is_dead_store(const struct reads *r, struct node *x)
 	       is_dead_store(r, x->u.binary.rhs);
 }
 
-/* The warning for an elided store `x`: only where the user wrote it.  A
- * library alias sets every variable its point offers, and a script reads
- * a few; the rest are elided without a word (as SystemTap does), else
- * -W would fail any script that probes syscall.*. */
-static void
-warn_dead_store(struct diag *d, const struct node *x)
-{
-	if (x->loc.src && x->loc.src->is_tapset)
-		return;
-	diag_warning(d, x->loc, "W_DEAD_STORE",
-		     "eliding the assignment to '%s', which is never read",
-		     x->u.binary.lhs->u.symbol.name);
-}
-
 /* A statement to elide: a store to a local nobody reads, or an
  * expression that does nothing. */
 static bool
@@ -380,7 +366,9 @@ dead_statement(struct elab *e, const struct reads *r, struct node *st)
 		return false;
 	x = st->u.expr_stmt.expr;
 	if (is_dead_store(r, x)) {
-		warn_dead_store(&e->s->diag, x);
+		diag_warning(&e->s->diag, x->loc, "W_DEAD_STORE",
+			     "eliding the assignment to '%s', which is never read",
+			     x->u.binary.lhs->u.symbol.name);
 		return true;
 	}
 	if (has_side_effects(x))
@@ -597,7 +585,9 @@ elide_pure_in(struct pure *pu, struct node *n)
 			enum purity why = pure_statement(pu, st);
 			if (why == DEAD_STORE) {
 				struct node *x = st->u.expr_stmt.expr;
-				warn_dead_store(&pu->e->s->diag, x);
+				diag_warning(&pu->e->s->diag, x->loc, "W_DEAD_STORE",
+					     "eliding the assignment to '%s', which is never read",
+					     x->u.binary.lhs->u.symbol.name);
 				continue;
 			}
 			if (why == PURE_EXPR) {
