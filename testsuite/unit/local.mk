@@ -46,6 +46,11 @@ EXTRA_DIST += testsuite/unit/check-user-p4-scratch.sh
 TESTS += testsuite/unit/check-bpf-object-cache.sh
 EXTRA_DIST += testsuite/unit/check-bpf-object-cache.sh
 
+# --runtime=bpf's typed accesses: CO-RE relocated member offsets
+# (translator/codegen/bpf_emit.c)
+TESTS += testsuite/unit/check-bpf-core.sh
+EXTRA_DIST += testsuite/unit/check-bpf-core.sh
+
 # every file of runtime/ and tapsets/ is installed: an installed tapc
 # builds from $(pkgdatadir), not from the source tree
 TESTS += testsuite/unit/check-install-lists.sh
