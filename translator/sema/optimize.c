@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "translator/sema/builtins.h"
 #include "translator/sema/elab.h"
 
 static bool
@@ -272,6 +273,7 @@ opt_node_acts(const struct node *n)
 
 struct effect_scan {
 	bool effect;
+	bool errors_unseen;	/* a library store's value: see stored_acts() */
 	const struct function_sym *seen[OPT_MAX_CALL_DEPTH];
 	int depth;
 };
@@ -292,18 +294,43 @@ script_function_acts(struct effect_scan *sc, const struct function_sym *fn)
 	return sc->effect;
 }
 
+/* For a library store's value (errors_unseen): the calls that only
+ * compute a value -- the sprint family and the builtins but exit(),
+ * error() and tokenize() (whose state a later call reads). */
+static bool
+library_value_call(const struct node *n)
+{
+	static const char *const sprints[] = {
+		"sprintf", "sprint", "sprintln", "sprintd", "sprintdln", NULL,
+	};
+	const struct builtin *b = n->u.call.builtin;
+
+	if (b)
+		return b->id != BUILTIN_EXIT && b->id != BUILTIN_ERROR &&
+		       b->id != BUILTIN_TOKENIZE;
+	if (n->u.call.fn)
+		return false;
+	for (int i = 0; sprints[i]; i++)
+		if (strcmp(n->u.call.name, sprints[i]) == 0)
+			return true;
+	return false;
+}
+
 static bool
 call_acts(struct effect_scan *sc, const struct node *n)
 {
 	const struct function_sym *fn = n->u.call.fn;
 	const struct node *decl = fn ? fn->decl : NULL;
 
+	if (sc->errors_unseen && library_value_call(n))
+		return false;
 	if (!fn || n->u.call.builtin || !decl)
 		return true;
 	if (decl->u.function.embedded)	/* an error is observable */
 		return !decl->u.function.pure ||
-		       strstr(decl->u.function.embedded, "STAP_ERROR") ||
-		       strstr(decl->u.function.embedded, "CONTEXT");
+		       (!sc->errors_unseen &&
+			(strstr(decl->u.function.embedded, "STAP_ERROR") ||
+			 strstr(decl->u.function.embedded, "CONTEXT")));
 	if (!decl->u.function.body)
 		return true;
 	return script_function_acts(sc, fn);
@@ -340,6 +367,24 @@ has_side_effects(struct node *n)
 	return sc.effect;
 }
 
+/* Whether the value stored by `x` acts.  A store the library wrote (an
+ * alias's prologue: syscall.nanosleep's req_str, which reads the user's
+ * timespec) may also be dropped when computing it could only fail: a
+ * read fault in a variable the script never reads is no error of the
+ * script's, and SystemTap elides those stores too.  So a user of the
+ * alias pays only for the variables it reads. */
+static bool
+stored_acts(const struct node *x, struct node *value)
+{
+	struct effect_scan sc = {
+		.effect = false,
+		.errors_unseen = x->loc.src && x->loc.src->is_tapset,
+	};
+
+	ast_walk(value, has_effect_pre, NULL, &sc);
+	return sc.effect;
+}
+
 /* A store (= or <<<) to a local nobody reads, of a value without side
  * effects -- or of another such store (x <<< y <<< 1). */
 static bool
@@ -351,7 +396,7 @@ is_dead_store(const struct reads *r, struct node *x)
 	struct symbol *s = x->u.binary.lhs->u.symbol.sym;
 	if (!s || s->kind != SYM_LOCAL || is_read(r, s))
 		return false;
-	return !has_side_effects(x->u.binary.rhs) ||
+	return !stored_acts(x, x->u.binary.rhs) ||
 	       is_dead_store(r, x->u.binary.rhs);
 }
 
@@ -557,7 +602,7 @@ pure_statement(struct pure *pu, struct node *st)
 		return PURE_EXPR;
 	if (x->kind == N_ASSIGN && x->u.binary.op == OP_ASSIGN &&
 	    x->u.binary.lhs->kind == N_SYMBOL &&
-	    !has_side_effects(x->u.binary.rhs) &&
+	    !stored_acts(x, x->u.binary.rhs) &&
 	    !name_needed(pu, x->u.binary.lhs->u.symbol.name))
 		return DEAD_STORE;
 	return IMPURE;
