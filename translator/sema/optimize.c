@@ -211,6 +211,7 @@ struct reads {
 	struct symbol **v;
 	int n, cap;
 	struct arena *a;
+	bool in_probe;		/* a probe's body, not a function's */
 };
 
 static bool
@@ -296,9 +297,10 @@ script_function_acts(struct effect_scan *sc, const struct function_sym *fn)
 
 /* For a library store's value (errors_unseen): the calls that only
  * compute a value -- the sprint family and the builtins but exit(),
- * error() and tokenize() (whose state a later call reads). */
+ * error() and tokenize(), whose state a later call reads (but inside a
+ * function, which starts its own tokenizing). */
 static bool
-library_value_call(const struct node *n)
+library_value_call(const struct effect_scan *sc, const struct node *n)
 {
 	static const char *const sprints[] = {
 		"sprintf", "sprint", "sprintln", "sprintd", "sprintdln", NULL,
@@ -307,7 +309,7 @@ library_value_call(const struct node *n)
 
 	if (b)
 		return b->id != BUILTIN_EXIT && b->id != BUILTIN_ERROR &&
-		       b->id != BUILTIN_TOKENIZE;
+		       (b->id != BUILTIN_TOKENIZE || sc->depth > 0);
 	if (n->u.call.fn)
 		return false;
 	for (int i = 0; sprints[i]; i++)
@@ -322,7 +324,7 @@ call_acts(struct effect_scan *sc, const struct node *n)
 	const struct function_sym *fn = n->u.call.fn;
 	const struct node *decl = fn ? fn->decl : NULL;
 
-	if (sc->errors_unseen && library_value_call(n))
+	if (sc->errors_unseen && library_value_call(sc, n))
 		return false;
 	if (!fn || n->u.call.builtin || !decl)
 		return true;
@@ -337,10 +339,39 @@ call_acts(struct effect_scan *sc, const struct node *n)
 }
 
 static bool
+is_own_variable(const struct node *n)
+{
+	return n && n->kind == N_SYMBOL && n->u.symbol.sym &&
+	       (n->u.symbol.sym->kind == SYM_LOCAL ||
+		n->u.symbol.sym->kind == SYM_PARAM);
+}
+
+/* Inside a function a library store's value calls (errors_unseen): what
+ * only that call can see -- a store to its own locals or parameters, a
+ * loop (MAXACTION bounds it: an error, unseen), a try.  _sc_msg_flags()
+ * building its string with s .= "|MSG_PEEK" computes a value. */
+static bool
+function_private(const struct node *n)
+{
+	switch (n->kind) {
+	case N_ASSIGN:
+		return is_own_variable(n->u.binary.lhs);
+	case N_CREMENT:
+		return is_own_variable(n->u.crement.operand);
+	case N_WHILE: case N_FOR: case N_FOREACH: case N_TRY:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool
 has_effect_pre(struct node *n, void *ctx)
 {
 	struct effect_scan *sc = ctx;
 
+	if (sc->errors_unseen && sc->depth > 0 && function_private(n))
+		return true;	/* its operands still count */
 	switch (n->kind) {
 	case N_CALL:
 		if (call_acts(sc, n))
@@ -367,18 +398,18 @@ has_side_effects(struct node *n)
 	return sc.effect;
 }
 
-/* Whether the value stored by `x` acts.  A store the library wrote (an
- * alias's prologue: syscall.nanosleep's req_str, which reads the user's
- * timespec) may also be dropped when computing it could only fail: a
- * read fault in a variable the script never reads is no error of the
- * script's, and SystemTap elides those stores too.  So a user of the
- * alias pays only for the variables it reads. */
+/* Whether the value stored by `x` acts.  A store the library wrote in
+ * a probe's body (an alias's prologue: syscall.nanosleep's req_str,
+ * which reads the user's timespec) may also be dropped when computing
+ * it could only fail: a read fault in a variable the script never reads
+ * is no error of the script's, and SystemTap elides those stores too.
+ * So a user of the alias pays only for the variables it reads. */
 static bool
-stored_acts(const struct node *x, struct node *value)
+stored_acts(const struct node *x, struct node *value, bool in_probe)
 {
 	struct effect_scan sc = {
 		.effect = false,
-		.errors_unseen = x->loc.src && x->loc.src->is_tapset,
+		.errors_unseen = in_probe && x->loc.src && x->loc.src->is_tapset,
 	};
 
 	ast_walk(value, has_effect_pre, NULL, &sc);
@@ -396,7 +427,7 @@ is_dead_store(const struct reads *r, struct node *x)
 	struct symbol *s = x->u.binary.lhs->u.symbol.sym;
 	if (!s || s->kind != SYM_LOCAL || is_read(r, s))
 		return false;
-	return !stored_acts(x, x->u.binary.rhs) ||
+	return !stored_acts(x, x->u.binary.rhs, r->in_probe) ||
 	       is_dead_store(r, x->u.binary.rhs);
 }
 
@@ -423,48 +454,60 @@ dead_statement(struct elab *e, const struct reads *r, struct node *st)
 	return true;
 }
 
-static void
+/* Drops the dead statements in `n`; how many. */
+static int
 elide_in(struct elab *e, const struct reads *r, struct node *n)
 {
+	int dropped = 0;
+
 	if (!n)
-		return;
+		return 0;
 	switch (n->kind) {
 	case N_BLOCK: {
 		int kept = 0;
 		for (int i = 0; i < n->u.block.stmts.n; i++) {
 			struct node *st = n->u.block.stmts.v[i];
-			if (dead_statement(e, r, st))
+			if (dead_statement(e, r, st)) {
+				dropped++;
 				continue;
-			elide_in(e, r, st);
+			}
+			dropped += elide_in(e, r, st);
 			n->u.block.stmts.v[kept++] = st;
 		}
 		n->u.block.stmts.n = kept;
-		return;
+		return dropped;
 	}
 	case N_IF:
-		elide_in(e, r, n->u.if_stmt.then_stmt);
-		elide_in(e, r, n->u.if_stmt.else_stmt);
-		return;
-	case N_WHILE: elide_in(e, r, n->u.while_stmt.body); return;
-	case N_FOR: elide_in(e, r, n->u.for_stmt.body); return;
-	case N_FOREACH: elide_in(e, r, n->u.foreach.body); return;
+		return elide_in(e, r, n->u.if_stmt.then_stmt) +
+		       elide_in(e, r, n->u.if_stmt.else_stmt);
+	case N_WHILE: return elide_in(e, r, n->u.while_stmt.body);
+	case N_FOR: return elide_in(e, r, n->u.for_stmt.body);
+	case N_FOREACH: return elide_in(e, r, n->u.foreach.body);
 	case N_TRY:
-		elide_in(e, r, n->u.try_stmt.body);
-		elide_in(e, r, n->u.try_stmt.handler);
-		return;
+		return elide_in(e, r, n->u.try_stmt.body) +
+		       elide_in(e, r, n->u.try_stmt.handler);
 	default:
-		return;
+		return 0;
 	}
 }
 
-static void
-elide_body(struct elab *e, struct node *cond, struct node *body)
-{
-	struct reads r = { .a = e->s->arena };
+/* Until nothing more goes (a few rounds at most): dropping a store can
+ * leave the locals its value read unread -- an alias's argstr =
+ * sprintf(..., fd) gone, fd = $fd goes in the next round. */
+#define OPT_MAX_ELIDE_ROUNDS 8
 
-	ast_walk(cond, count_reads_pre, NULL, &r);
-	ast_walk(body, count_reads_pre, NULL, &r);
-	elide_in(e, &r, body);
+static void
+elide_body(struct elab *e, struct node *cond, struct node *body,
+	   bool in_probe)
+{
+	for (int round = 0; round < OPT_MAX_ELIDE_ROUNDS; round++) {
+		struct reads r = { .a = e->s->arena, .in_probe = in_probe };
+
+		ast_walk(cond, count_reads_pre, NULL, &r);
+		ast_walk(body, count_reads_pre, NULL, &r);
+		if (!elide_in(e, &r, body))
+			break;
+	}
 }
 
 void
@@ -473,9 +516,12 @@ optimize_dead_code(struct elab *e)
 	struct program *p = e->prog;
 
 	for (int i = 0; i < p->nprobes; i++)
-		elide_body(e, p->probes[i]->cond, p->probes[i]->body);
+		elide_body(e, p->probes[i]->cond, p->probes[i]->body, true);
+	/* a library function's stores keep their errors: a read whose only
+	 * use is to fail may be the function's check */
 	for (int i = 0; i < p->nfunctions; i++)
-		elide_body(e, NULL, p->functions[i]->decl->u.function.body);
+		elide_body(e, NULL, p->functions[i]->decl->u.function.body,
+			   false);
 }
 
 /* ---- empty probes, last ---- */
@@ -602,7 +648,7 @@ pure_statement(struct pure *pu, struct node *st)
 		return PURE_EXPR;
 	if (x->kind == N_ASSIGN && x->u.binary.op == OP_ASSIGN &&
 	    x->u.binary.lhs->kind == N_SYMBOL &&
-	    !stored_acts(x, x->u.binary.rhs) &&
+	    !stored_acts(x, x->u.binary.rhs, true) &&
 	    !name_needed(pu, x->u.binary.lhs->u.symbol.name))
 		return DEAD_STORE;
 	return IMPURE;
