@@ -34,6 +34,7 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/probes_netfilter.c \
 	runtime/linux/probes_hwbkpt.c \
 	runtime/linux/probes_perf.c \
+	runtime/linux/probes_perf_counter.c \
 	runtime/linux/mmlock.h \
 	runtime/linux/mmlock.c \
 	runtime/linux/dpath.h \

@@ -72,6 +72,7 @@ struct tap_kprobe_probe;
 struct tap_netfilter_probe;
 struct tap_hwbkpt_probe;
 struct tap_perf_probe;
+struct tap_perf_counter;
 struct tap_procfs_file;		/* runtime/linux/procfs.h */
 struct tap_timing_probe;	/* runtime/linux/timing.h */
 
@@ -101,6 +102,8 @@ struct tap_module_desc {
 	size_t n_hwbkpts;
 	struct tap_perf_probe *perfs;
 	size_t n_perfs;
+	struct tap_perf_counter *perf_counters;
+	size_t n_perf_counters;
 	/* procfs("PATH") files and the directories under the module's that
 	 * their paths need, parents first */
 	struct tap_procfs_file *procfs;

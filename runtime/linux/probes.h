@@ -120,6 +120,28 @@ struct tap_perf_probe {
 };
 
 /*
+ * perf.type(T).config(C)[.process("PATH")].counter("NAME"): no handler; a
+ * counting event per thread, opened by tap_perf_counters_open() when a
+ * uprobe whose probe reads it (@perf) is hit in the thread, and read by
+ * tap_perf_counter_read() in that probe's handler.
+ */
+#define TAP_PERF_THREADS 512	/* threads a counter follows at once */
+
+struct tap_perf_thread {
+	struct task_struct *task;	/* published after event (release) */
+	struct perf_event *event;	/* or ERR_PTR: why it did not open */
+};
+
+struct tap_perf_counter {
+	const char *name;
+	const char *point;
+	u32 type;		/* perf_event_attr.type */
+	u64 config;		/* perf_event_attr.config */
+	/* runtime: TAP_PERF_THREADS slots, hashed by task */
+	struct tap_perf_thread *threads;
+};
+
+/*
  * kprobe.function("sym")[.return]: c->regs holds the registers.  For a
  * .return probe, entry_handler (optional) runs at function entry, and both
  * it and the return handler find the same data_size bytes of per-call
@@ -156,6 +178,12 @@ int tap_hwbkpts_arm(struct tap_hwbkpt_probe *h, size_t n);
 void tap_hwbkpts_disarm(struct tap_hwbkpt_probe *h, size_t n);
 int tap_perfs_arm(struct tap_perf_probe *p, size_t n);
 void tap_perfs_disarm(struct tap_perf_probe *p, size_t n);
+int tap_perf_counters_alloc(void);
+void tap_perf_counters_open(const u16 *idx, size_t n);
+void tap_perf_counters_release(void);
+/* @perf("NAME") in a handler: the thread's count (or a script error). */
+struct tap_context;
+int64_t tap_perf_counter_read(struct tap_context *c, int index);
 void tap_netfilters_disarm(struct tap_netfilter_probe *f, size_t n);
 u64 tap_kprobes_missed(struct tap_kprobe_probe *k, size_t n);
 

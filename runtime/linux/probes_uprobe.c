@@ -120,6 +120,8 @@ tap_uprobe_handler(TAP_UPROBE_HANDLER_ARGS)
 	tap_uproc_begin_pending();
 	if (!tap_owner_allows_current())	/* stapusr: not the user's */
 		return 0;
+	if (u->n_counters)	/* may sleep: before the context */
+		tap_perf_counters_open(u->counters, u->n_counters);
 	if (u->is_return)	/* the entry half on the first instruction:
 				 * the return address is at sp */
 		tap_uprobe_save_entry(u, regs, user_stack_pointer(regs), pc,
@@ -149,6 +151,8 @@ tap_uprobe_entry_handler(TAP_UPROBE_HANDLER_ARGS)
 	tap_uproc_begin_pending();
 	if (!tap_owner_allows_current())	/* stapusr: not the user's */
 		return 0;
+	if (u->n_counters)	/* may sleep: before the context */
+		tap_perf_counters_open(u->counters, u->n_counters);
 	if (tap_uret_newest(&ri) && ri.func == u->vaddr + bias)
 		tap_uprobe_save_entry(u, regs, ri.slot, pc, bias);
 	return 0;
@@ -169,6 +173,8 @@ tap_uretprobe_handler(TAP_URETPROBE_HANDLER_ARGS)
 	tap_uproc_begin_pending();
 	if (!tap_owner_allows_current())	/* stapusr: not the user's */
 		return 0;
+	if (u->n_counters)	/* may sleep: before the context */
+		tap_perf_counters_open(u->counters, u->n_counters);
 	if (!u->entry_handler) {
 		tap_uprobe_run(u, u->probe.handler, regs, hit, NULL);
 		return 0;
@@ -313,7 +319,9 @@ tap_uprobes_arm(void)
 	int ret;
 
 	tap_usym_files_open();
-	ret = tap_uentry_alloc();
+	ret = tap_perf_counters_alloc();
+	if (!ret)
+		ret = tap_uentry_alloc();
 	if (!ret)
 		ret = tap_uprocs_arm();
 	for (i = 0; !ret && i < tap_uprobe_tables.n_uprobes; i++)
@@ -351,6 +359,7 @@ tap_uprobes_disarm(void)
 		u->armed = false;
 		u->entry_armed = false;
 	}
+	tap_perf_counters_release();	/* no handler runs any more */
 	tap_uentry_free();
 	tap_uprocs_disarm();
 	tap_usym_files_close();

@@ -45,6 +45,10 @@ struct tap_uprobe_probe {
 	void (*entry_handler)(struct tap_context *c);
 	size_t data_size;
 	u64 entry_offset, entry_vaddr;
+	/* the perf counters its handlers read (@perf): tap_module's
+	 * perf_counters indices, opened for the thread at each hit */
+	const u16 *counters;
+	size_t n_counters;
 	/* runtime */
 	struct uprobe_consumer uc;
 	struct uprobe_consumer entry_uc;	/* after the prologue */

@@ -18,6 +18,7 @@
 #include "probes_netfilter.c"
 #include "probes_hwbkpt.c"
 #include "probes_perf.c"
+#include "probes_perf_counter.c"
 #include "mmlock.c"
 #include "dpath.c"
 #include "umaps.c"

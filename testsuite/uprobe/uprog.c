@@ -10,6 +10,9 @@
  *   uprog malloc    malloc sizes 16 x 8, 100 x 4, 5000 x 2 (the large
  *                   ones through level1 -> level2 -> level3)
  *   uprog threads   two threads, joined
+ *   uprog pages     touch_pages(64) in main, then touch_pages(32) in a
+ *                   thread: each writes to that many fresh anonymous
+ *                   pages (a page fault each; @perf, perf-counter.stp)
  *   uprog fork      as `wait`, then fork a child that calls add(7, 8)
  *                   and exits without exec
  *   uprog thread-wait  as `wait`, in a second thread; main joins it and
@@ -31,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -164,6 +168,39 @@ threads(void)
 	fputs("threads done\n", stderr);
 }
 
+__attribute__((noinline)) static void
+touch_pages(long n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, n * page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("uprog: mmap");
+		exit(2);
+	}
+	for (long i = 0; i < n; i++)
+		((volatile char *)p)[i * page] = 1;
+	munmap(p, n * page);
+}
+
+static void *
+touch_pages_thread(void *arg)
+{
+	touch_pages((long)arg);
+	return NULL;
+}
+
+static void
+pages(void)
+{
+	pthread_t t;
+
+	touch_pages(64);
+	pthread_create(&t, NULL, touch_pages_thread, (void *)32L);
+	pthread_join(t, NULL);
+}
+
 /* Whether some byte of add()'s first 20 is an int3: armed. */
 static int
 add_is_probed(void)
@@ -288,6 +325,8 @@ main(int argc, char **argv)
 		allocations();
 	else if (!strcmp(mode, "threads"))
 		threads();
+	else if (!strcmp(mode, "pages"))
+		pages();
 	else if (!strcmp(mode, "wait"))
 		wait_for_probe();
 	else if (!strcmp(mode, "entry"))
@@ -303,7 +342,7 @@ main(int argc, char **argv)
 	else if (!strcmp(mode, "noop"))
 		;
 	else {
-		fprintf(stderr, "usage: uprog calls|malloc|threads|wait|entry|fork|thread-wait|forks|churn|noop\n");
+		fprintf(stderr, "usage: uprog calls|malloc|threads|pages|wait|entry|fork|thread-wait|forks|churn|noop\n");
 		return 2;
 	}
 	return 0;

@@ -135,6 +135,12 @@ bpf_split(struct session *s, struct bpf_split *sp)
 			break;
 		}
 	}
+	for (int i = 0; i < p->ncounters; i++) {
+		diag_error(&s->diag, p->counters[i]->loc, "E_BPF_UNSUPPORTED",
+			   "perf counter probe %s has no BPF implementation (--runtime=bpf); use the kernel-module backend (--runtime=kernel)",
+			   p->counters[i]->point);
+		ok = false;
+	}
 	return ok;
 }
 

@@ -870,6 +870,12 @@ cg_check_probes(struct cg *g)
 			g->failed = true;
 		}
 	}
+	for (i = 0; cg_backend(g) == BACKEND_USER && i < p->ncounters; i++) {
+		diag_error(&g->s->diag, p->counters[i]->loc, "E_USER_TARGET",
+			   "perf counter probe %s needs the kernel target",
+			   p->counters[i]->point);
+		g->failed = true;
+	}
 }
 
 /* ---- the pass ---- */

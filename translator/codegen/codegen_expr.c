@@ -727,6 +727,23 @@ cg_embedded_expr(struct cg *g, struct node *n)
 	return cg_fmt(g, "((int64_t)(%s))", code);
 }
 
+/* @perf("NAME"): the thread's count of the counter's events so far (the
+ * probe's hit opened it: runtime/linux/probes_perf.c); a counter the
+ * machine could not open is a script error. */
+static const char *
+cg_perf_read(struct cg *g, struct node *n)
+{
+	const struct node *arg = n->u.atop.args.v[0];
+	const struct perf_counter *pc = program_counter(g->prog,
+							arg->u.string.raw);
+	const char *near = cg_near(g, n);
+
+	return cg_fmt(g, "({ int64_t __v = tap_perf_counter_read(c, %d); "
+		      "if (unlikely(c->error)) { c->last_stmt = %s; goto %s; } "
+		      "__v; })", pc->index, cg_c_string(g, near, strlen(near)),
+		      g->err_label);
+}
+
 const char *
 cg_expr(struct cg *g, struct node *n)
 {
@@ -756,9 +773,10 @@ cg_expr(struct cg *g, struct node *n)
 		return cg_access(g, n->u.atvar.access, n);
 	case N_AUTOCAST:
 		return cg_access(g, n->u.autocast.access, n);
+	case N_PERF:
+		return cg_perf_read(g, n);
 	case N_DEFINED:
 	case N_PROBEWRITE:
-	case N_PERF:
 	case N_REGISTER:
 	case N_DEREF: case N_CONST:
 	case N_HIST:

@@ -6,18 +6,26 @@
  * PERF_COUNT_HW_CPU_CYCLES 0, ...); tapsets/linux/perf.stp names them
  * (perf.hw.cpu_cycles, perf.sw.task_clock ...).  No context variables.
  *
- * SystemTap's per-process forms, .process[("PATH")] and .counter("NAME")
- * read back with @perf("NAME"), are refused as not supported yet: they
- * need counters that follow a program's tasks.
+ * perf.type(T).config(C)[.process("PATH")].counter("NAME") is no probe
+ * but a counter: a counting event per thread, opened by a process probe
+ * that reads it with @perf("NAME") (resolve.c checks the reads) at the
+ * thread's first hit of such a probe, so @perf is the thread's count of
+ * events since then.  With .process("PATH") only probes of PATH may read
+ * it.  A body on a counter never runs (warned), nor does a .sample(N)
+ * before .counter change anything (a counter counts every event).
+ * .process alone -- a sample of one program's threads -- and .process
+ * without a path (the -c/-x target) are refused as not supported yet.
  *
  * What the emitted C may assume (kernel module only; runtime/linux/
- * probes_perf.c): a row of __tap_perfs per probe.
+ * probes_perf.c): a row of __tap_perfs per probe, a row of
+ * __tap_perf_counters per counter, in program.counters' order.
  */
 #include <string.h>
 
 #include "translator/codegen/codegen_int.h"
 #include "translator/sema/elab.h"
 #include "translator/providers/provider.h"
+#include "translator/debuginfo/elf_syms.h"
 
 extern const struct provider provider_perf;
 
@@ -33,12 +41,81 @@ perf_claims(const struct node *point)
 	return pp_is(point, 0, "perf") && pp_is(point, 1, "type");
 }
 
+/* Where to report about point: as the user wrote it, not the alias. */
+static struct loc
+perf_loc(const struct elab *e, const struct node *point)
+{
+	return e->cur_point ? e->cur_point->loc : point->loc;
+}
+
 static int
 perf_error(struct elab *e, struct node *point, const char *msg)
 {
-	diag_error(&e->s->diag, point->loc, "E_PROBE_ARG", "%s: %s",
+	diag_error(&e->s->diag, perf_loc(e, point), "E_PROBE_ARG", "%s: %s",
 		   pp_to_string(e->s->arena, point), msg);
 	return -1;
+}
+
+/* The rest of the point from component i: [.process("PATH")].counter("NAME"). */
+static int
+perf_counter_match(struct elab *e, struct node *point,
+		   const struct pdata_perf *pd, int i)
+{
+	struct program *p = e->prog;
+	struct perf_counter *pc = arena_alloc(e->s->arena, sizeof(*pc));
+	int n = point->u.point.ncomps;
+	const char *path = NULL, *name;
+
+	if (pp_is(point, i, "process")) {
+		if (!pp_arg(point, i)) {
+			diag_error(&e->s->diag, perf_loc(e, point), "E_UNSUPPORTED_PROBE",
+				   "probe point '%s' is not supported yet: .process without a path (the -c/-x target); name the program, .process(\"PATH\")",
+				   pp_to_string(e->s->arena, point));
+			return -1;
+		}
+		if (!(path = pp_arg_string(point, i)))
+			return perf_error(e, point, "expected .process(\"PATH\")");
+		const char *canon = elf_resolve_program(e->s->arena, path);
+		if (!canon) {
+			diag_error(&e->s->diag, perf_loc(e, point), "E_PROCESS_PATH",
+				   "%s: no program '%s' (not a file, nor found in PATH)",
+				   pp_to_string(e->s->arena, point), path);
+			return -1;
+		}
+		path = canon;
+		i++;
+	}
+	if (i >= n || !pp_is(point, i, "counter")) {
+		diag_error(&e->s->diag, perf_loc(e, point), "E_UNSUPPORTED_PROBE",
+			   "probe point '%s' is not supported yet (sampling one program's threads); .process(\"PATH\").counter(\"NAME\") counts them, perf.type(T).config(C)[.sample(N)] samples the whole machine",
+			   pp_to_string(e->s->arena, point));
+		return -1;
+	}
+	if (!(name = pp_arg_string(point, i)) || !*name)
+		return perf_error(e, point, "expected .counter(\"NAME\") with a name");
+	if (i + 1 != n)
+		return perf_error(e, point, "expected nothing after .counter(\"NAME\")");
+	if (program_counter(p, name)) {
+		diag_error(&e->s->diag, perf_loc(e, point), "E_PROBE_ARG",
+			   "%s: a perf counter named '%s' exists already",
+			   pp_to_string(e->s->arena, point), name);
+		return -1;
+	}
+	if (!opt_is_empty(e->cur_body))
+		diag_warning(&e->s->diag, perf_loc(e, point), "W_NO_EFFECT",
+			     "the body of perf counter '%s' never runs: @perf(\"%s\") in a process probe reads the counter",
+			     name, name);
+	pc->name = name;
+	pc->point = pp_to_string(e->s->arena, point);
+	pc->path = path;
+	pc->type = pd->type;
+	pc->config = pd->config;
+	pc->loc = perf_loc(e, point);
+	pc->index = p->ncounters;
+	p->counters = arena_grow(e->s->arena, p->counters, sizeof(*p->counters),
+				 &p->counters_cap, p->ncounters + 1);
+	p->counters[p->ncounters++] = pc;
+	return 1;
 }
 
 static int
@@ -57,12 +134,8 @@ perf_match(struct elab *e, struct node *point)
 			return perf_error(e, point, "expected .sample(N) with N > 0 events");
 		i++;
 	}
-	if (i < n && (pp_is(point, i, "process") || pp_is(point, i, "counter"))) {
-		diag_error(&e->s->diag, point->loc, "E_UNSUPPORTED_PROBE",
-			   "probe point '%s' is not supported yet (perf counters of one program, .process and .counter with @perf; perf.type(T).config(C)[.sample(N)] samples the whole machine)",
-			   pp_to_string(e->s->arena, point));
-		return -1;
-	}
+	if (i < n && (pp_is(point, i, "process") || pp_is(point, i, "counter")))
+		return perf_counter_match(e, point, pd, i);
 	if (i != n)
 		return perf_error(e, point, "expected nothing after .config(C) but .sample(N)");
 	elab_add_probe(e, point, NULL, pd);
@@ -96,18 +169,35 @@ perf_tables(struct cg *g, enum backend b)
 	}
 	cg_blank(&g->w);
 	nperfs = cg_table_write(g, "__tap_perfs", "struct tap_perf_probe");
+	if (!p->ncounters)
+		return;
+	cg_open(&g->w, "static struct tap_perf_counter __tap_perf_counters[] =");
+	for (int i = 0; i < p->ncounters; i++) {
+		const struct perf_counter *pc = p->counters[i];
+		cg_line(&g->w, "{ .name = %s, .point = %s, .type = %lluU, .config = 0x%llxULL },",
+			cg_c_string(g, pc->name, strlen(pc->name)),
+			cg_c_string(g, pc->point, strlen(pc->point)),
+			(unsigned long long)pc->type,
+			(unsigned long long)pc->config);
+	}
+	cg_close(&g->w, ";");
 }
 
 static void
 perf_desc(struct cg *g, enum backend b)
 {
-	if (b == BACKEND_KMOD)
-		cg_desc_array(g, "perfs", "__tap_perfs", nperfs);
+	if (b != BACKEND_KMOD)
+		return;
+	cg_desc_array(g, "perfs", "__tap_perfs", nperfs);
+	cg_desc_array(g, "perf_counters", "__tap_perf_counters",
+		      g->prog->ncounters);
 }
 
 static const char *const perf_shapes[] = {
 	"perf.type(NUMBER).config(NUMBER)",
-	"perf.type(NUMBER).config(NUMBER).sample(NUMBER)", NULL,
+	"perf.type(NUMBER).config(NUMBER).sample(NUMBER)",
+	"perf.type(NUMBER).config(NUMBER).counter(STRING)",
+	"perf.type(NUMBER).config(NUMBER).process(STRING).counter(STRING)", NULL,
 };
 
 const struct provider provider_perf = {

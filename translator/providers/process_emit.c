@@ -33,6 +33,45 @@ str_or_null(struct cg *g, const char *s)
 	return s ? cg_c_string(g, s, strlen(s)) : "NULL";
 }
 
+struct counters_seen {
+	const struct program *prog;
+	bool *seen;		/* by counter index */
+};
+
+static bool
+note_perf_read(struct node *n, void *ctx)
+{
+	struct counters_seen *cs = ctx;
+
+	if (n->kind == N_PERF) {
+		const struct node *arg = n->u.atop.args.v[0];
+		cs->seen[program_counter(cs->prog, arg->u.string.raw)->index] = true;
+	}
+	return true;
+}
+
+/* The perf counters dp's body reads with @perf (resolve.c allows them
+ * only there, not in functions), as the row's .counters: the runtime
+ * opens them for the thread at each hit, before the handler runs. */
+static const char *
+counters_read(struct cg *g, const struct derived_probe *dp)
+{
+	const struct program *p = g->prog;
+	struct counters_seen cs = { p, NULL };
+	const char *list = "";
+	int n = 0;
+
+	if (!p->ncounters)
+		return "";
+	cs.seen = arena_alloc(g->a, p->ncounters * sizeof(bool));
+	ast_walk(dp->body, note_perf_read, NULL, &cs);
+	for (int i = 0; i < p->ncounters; i++)
+		if (cs.seen[i])
+			list = cg_fmt(g, "%s%s%d", list, n++ ? ", " : "", i);
+	return n ? cg_fmt(g, ", .counters = (const u16[]){ %s }, .n_counters = %d",
+			  list, n) : "";
+}
+
 static int
 uprobe_table(struct cg *g)
 {
@@ -46,7 +85,7 @@ uprobe_table(struct cg *g)
 			continue;
 		if (!n++)
 			cg_open(&g->w, "static struct tap_uprobe_probe __tap_uprobes[] =");
-		cg_line(&g->w, "{ .probe = %s, .path = %s, .offset = 0x%llxULL, .vaddr = 0x%llxULL, .ref_ctr_offset = 0x%llxULL, .is_return = %s, .at_entry = %s, .optional = %s, .pid = %d, .entry_handler = %s, .data_size = %s, .entry_offset = 0x%llxULL, .entry_vaddr = 0x%llxULL },",
+		cg_line(&g->w, "{ .probe = %s, .path = %s, .offset = 0x%llxULL, .vaddr = 0x%llxULL, .ref_ctr_offset = 0x%llxULL, .is_return = %s, .at_entry = %s, .optional = %s, .pid = %d, .entry_handler = %s, .data_size = %s, .entry_offset = 0x%llxULL, .entry_vaddr = 0x%llxULL%s },",
 			cg_probe_record(g, dp), str_or_null(g, pd->path),
 			(unsigned long long)pd->offset,
 			(unsigned long long)pd->vaddr,
@@ -57,7 +96,8 @@ uprobe_table(struct cg *g)
 			pd->pid, cg_entry_handler_name(g, dp),
 			cg_entry_data_size(g, dp),
 			(unsigned long long)pd->entry_offset,
-			(unsigned long long)pd->entry_vaddr);
+			(unsigned long long)pd->entry_vaddr,
+			counters_read(g, dp));
 	}
 	if (n)
 		cg_close(&g->w, ";");

@@ -76,6 +76,15 @@ elab_add_probe(struct elab *e, struct node *point, const char *name,
 	return dp;
 }
 
+struct perf_counter *
+program_counter(const struct program *p, const char *name)
+{
+	for (int i = 0; i < p->ncounters; i++)
+		if (strcmp(p->counters[i]->name, name) == 0)
+			return p->counters[i];
+	return NULL;
+}
+
 struct context_var *
 elab_new_context_var(struct elab *e, const char *name, enum type type,
 		     const char *c_type)

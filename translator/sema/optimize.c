@@ -203,8 +203,6 @@ optimize_program(struct elab *e)
 			 fold_post, e);
 }
 
-static bool is_empty(const struct node *n);
-
 /* ---- dead code, before type checking ---- */
 
 struct reads {
@@ -526,15 +524,15 @@ optimize_dead_code(struct elab *e)
 
 /* ---- empty probes, last ---- */
 
-static bool
-is_empty(const struct node *n)
+bool
+opt_is_empty(const struct node *n)
 {
 	if (!n || n->kind == N_NULL_STMT)
 		return true;
 	if (n->kind != N_BLOCK)
 		return false;
 	for (int i = 0; i < n->u.block.stmts.n; i++)
-		if (!is_empty(n->u.block.stmts.v[i]))
+		if (!opt_is_empty(n->u.block.stmts.v[i]))
 			return false;
 	return true;
 }
@@ -547,7 +545,7 @@ optimize_empty_probes(struct elab *e)
 
 	for (int i = 0; i < p->nprobes; i++) {
 		struct derived_probe *dp = p->probes[i];
-		if (is_empty(dp->body) && !dp->cond) {
+		if (opt_is_empty(dp->body) && !dp->cond) {
 			diag_warning(&e->s->diag, dp->origin ? dp->origin->loc :
 				     dp->point->loc, "W_PROBE_ELIDED",
 				     "probe '%s' has an empty body and is elided",
@@ -635,10 +633,10 @@ static enum purity
 pure_statement(struct pure *pu, struct node *st)
 {
 	if (st->kind == N_IF && simple_condition(st->u.if_stmt.cond) &&
-	    is_empty(st->u.if_stmt.then_stmt) &&
-	    is_empty(st->u.if_stmt.else_stmt))
+	    opt_is_empty(st->u.if_stmt.then_stmt) &&
+	    opt_is_empty(st->u.if_stmt.else_stmt))
 		return PURE_EXPR;
-	if (st->kind == N_FOREACH && is_empty(st->u.foreach.body) &&
+	if (st->kind == N_FOREACH && opt_is_empty(st->u.foreach.body) &&
 	    !has_side_effects(st->u.foreach.limit))
 		return PURE_EXPR;
 	if (st->kind != N_EXPR_STMT)

@@ -14,6 +14,7 @@
 #include "translator/common/name_index.h"
 #include "translator/sema/builtins.h"
 #include "translator/sema/elab.h"
+#include "translator/providers/process.h"
 #include "translator/providers/provider.h"
 #include "translator/sema/resolve_tvar.h"
 #include "translator/sema/tvar_access.h"
@@ -429,6 +430,43 @@ bind_script_value(struct resolver *r, struct node *lhs, struct context_var *cv)
 	return true;
 }
 
+/* Whether @perf("NAME") n can be read where it is: in a process probe
+ * on a uprobe (the runtime opens the thread's counters as such a probe
+ * is hit, where it may sleep), of the counter's program if it names one.
+ * If not, and report, an E_PERF_COUNTER error says why. */
+static bool
+perf_readable(struct resolver *r, struct node *n, bool report)
+{
+	struct diag *d = &r->e->s->diag;
+	const struct node *arg = n->u.atop.args.v[0];
+	const char *name = arg->kind == N_STRING ? arg->u.string.raw : "";
+	const struct perf_counter *pc = program_counter(r->e->prog, name);
+	const struct pdata_uprobe *pd = r->dp ? process_uprobe_of(r->dp) : NULL;
+
+	if (!pc) {
+		if (report)
+			diag_error(d, n->loc, "E_PERF_COUNTER",
+				   "no perf counter named '%s': declare one, probe perf.type(T).config(C).process(\"PATH\").counter(\"%s\") {}",
+				   name, name);
+		return false;
+	}
+	if (!pd) {
+		if (report)
+			diag_error(d, n->loc, "E_PERF_COUNTER",
+				   "@perf(\"%s\") outside a process(...).function, .statement or .mark probe's own body: only those open a thread's counters",
+				   name);
+		return false;
+	}
+	if (pc->path && strcmp(pc->path, pd->path) != 0) {
+		if (report)
+			diag_error(d, n->loc, "E_PERF_COUNTER",
+				   "perf counter '%s' counts in %s, and this probe is in %s",
+				   name, pc->path, pd->path);
+		return false;
+	}
+	return true;
+}
+
 /* @defined(x) is 1 when x resolves, else 0, decided here. */
 static void
 fold_defined(struct resolver *r, struct node *n)
@@ -455,6 +493,8 @@ fold_defined(struct resolver *r, struct node *n)
 		defined = target_defined(r->e, NULL, arg);
 	else if (arg->kind == N_ATVAR)
 		defined = target_atvar_defined(r->e, r->dp, arg);
+	else if (arg->kind == N_PERF)
+		defined = perf_readable(r, arg, false);
 	n->kind = N_NUMBER;
 	n->u.number.value = defined;
 	n->u.number.text = defined ? "1" : "0";
@@ -718,6 +758,8 @@ resolve_pre(struct node *n, void *ctx)
 		resolve_path(r, &n->u.autocast.path);
 		return false;
 	case N_PERF:
+		perf_readable(r, n, true);
+		return false;
 	case N_REGISTER: case N_DEREF: case N_CONST: case N_PROBEWRITE:
 		diag_error(&r->e->s->diag, n->loc, "E_UNSUPPORTED",
 			   "%s is not supported yet", ast_kind_name(n->kind));

@@ -124,6 +124,19 @@ struct derived_probe {
 	const char *c_name;		/* handler function name */
 };
 
+/* A perf.type(T).config(C)[.process("PATH")].counter("NAME") probe: no
+ * handler, but a counting perf event per thread that the process probes
+ * naming it read with @perf("NAME") (providers/perf.c). */
+struct perf_counter {
+	const char *name;
+	const char *point;		/* printed, for messages */
+	const char *path;		/* canonical .process("PATH"), or NULL:
+					 * readable in any program */
+	int64_t type, config;
+	struct loc loc;
+	int index;			/* in program.counters and the C table */
+};
+
 /* Each array's _cap is its allocated length, kept apart from the count so
  * that appends double it (amortised O(1)); a count lowered by a rollback
  * or by optimize.c stays within it. */
@@ -136,6 +149,8 @@ struct program {
 	int nfunctions, functions_cap;
 	struct node **embeds;		/* top-level %{ %} blocks in use */
 	int nembeds;
+	struct perf_counter **counters;	/* perf.*.counter("NAME") probes */
+	int ncounters, counters_cap;
 	/* When pass 3 writes only part of the program (the user half of
 	 * --runtime=bpf): the whole, for what depends on every probe
 	 * (which globals are read, for autoprint).  NULL otherwise. */
@@ -145,6 +160,10 @@ struct program {
 /* Pass 2 for the driver: load the library, elaborate s->user_file into
  * s->program. */
 bool pass_elaborate(struct session *s);
+
+/* The counter named name, or NULL (elaborate.c). */
+struct perf_counter *program_counter(const struct program *p,
+				     const char *name);
 
 /* -p2 output. */
 void sema_print_program(FILE *out, const struct session *s);
@@ -158,5 +177,9 @@ bool sema_is_whole_print(const struct session *s, const struct node *n);
  * (optimize.c): a store, a call, C code, @kderef/@kregister, '/' or '%'.
  * Pass 3 builds finer judgements on it (codegen/bpf_effect.c). */
 bool opt_node_acts(const struct node *n);
+
+/* Whether a statement or body does nothing: empty blocks and ';' only
+ * (optimize.c drops such probes). */
+bool opt_is_empty(const struct node *n);
 
 #endif

@@ -113,4 +113,10 @@ sema_print_program(FILE *out, const struct session *s)
 	fputs("# probes\n", out);
 	for (int i = 0; i < p->nprobes; i++)
 		print_probe(out, p->probes[i]);
+	/* counters have no handler: their point, and who may read them */
+	for (int i = 0; i < p->ncounters; i++)
+		fprintf(out, "probe %s /* a counter for @perf(\"%s\") in %s */\n",
+			p->counters[i]->point, p->counters[i]->name,
+			p->counters[i]->path ? p->counters[i]->path :
+			"any program's process probes");
 }
