@@ -16,7 +16,6 @@
  * table, the types from its BTF.
  */
 #include <fnmatch.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -193,16 +192,9 @@ static bool
 kfunc_suffix(struct elab *e, struct node *point, bool *is_return,
 	     int64_t *maxactive)
 {
-	int n = point->u.point.ncomps;
-
-	*maxactive = 0;
-	*is_return = (n == 3 || n == 4) && pp_is(point, 2, "return");
-	if (n == 4 && *is_return &&
-	    !(pp_is(point, 3, "maxactive") &&
-	      pp_arg_number(point, 3, maxactive) && *maxactive > 0 &&
-	      *maxactive <= INT_MAX))
-		*is_return = false;
-	if (n == 2 || *is_return || (n == 3 && pp_is(point, 2, "call")))
+	if (pp_return_suffix(point, 2, is_return, maxactive) ||
+	    (point->u.point.ncomps == 3 && pp_is(point, 2, "call") &&
+	     !pp_arg(point, 2)))
 		return true;
 	kfunc_unsupported(e, point, "only .call, .return and .return.maxactive(N) work without DWARF debug info");
 	return false;

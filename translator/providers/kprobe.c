@@ -64,17 +64,8 @@ parse_shape(struct elab *e, struct node *point, struct kprobe_shape *k)
 	} else {
 		return false;
 	}
-	for (; i < point->u.point.ncomps; i++) {
-		if (pp_is(point, i, "return") && !pp_arg(point, i))
-			k->is_return = true;
-		else if (pp_is(point, i, "maxactive") &&
-			 pp_arg_number(point, i, &k->maxactive))
-			;
-		else
-			return false;
-	}
 	(void)e;
-	return true;
+	return pp_return_suffix(point, i, &k->is_return, &k->maxactive);
 }
 
 static struct pdata_kprobe *

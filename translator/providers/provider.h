@@ -280,6 +280,13 @@ const char *pp_name(const struct node *point, int i);
 const struct node *pp_arg(const struct node *point, int i);
 bool pp_arg_number(const struct node *point, int i, int64_t *out);
 const char *pp_arg_string(const struct node *point, int i);
+/* Whether components i.. of point are a return suffix or nothing: none,
+ * .return, or .return.maxactive(N) with 0 < N <= INT_MAX (how many
+ * returns a kretprobe tracks at once).  Sets *is_return and *maxactive
+ * (0: the kernel's default).  One spelling for every family that has
+ * returns on kretprobes (kprobe.c, kfunc.c, syscall.c). */
+bool pp_return_suffix(const struct node *point, int i, bool *is_return,
+		      int64_t *maxactive);
 /* Whether two component arguments (number or string literals, or
  * NULL for none) are the same. */
 bool pp_args_equal(const struct node *a, const struct node *b);

@@ -7,6 +7,7 @@
  * know any family: adding one is a line in provider_registry[] only.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -215,6 +216,26 @@ pp_arg_string(const struct node *point, int i)
 	const struct node *a = pp_arg(point, i);
 
 	return a && a->kind == N_STRING ? a->u.string.raw : NULL;
+}
+
+bool
+pp_return_suffix(const struct node *point, int i, bool *is_return,
+		 int64_t *maxactive)
+{
+	int n = point->u.point.ncomps;
+
+	*is_return = false;
+	*maxactive = 0;
+	if (i == n)
+		return true;
+	if (!pp_is(point, i, "return") || pp_arg(point, i))
+		return false;
+	*is_return = true;
+	if (i + 1 == n)
+		return true;
+	return i + 2 == n && pp_is(point, i + 1, "maxactive") &&
+	       pp_arg_number(point, i + 1, maxactive) && *maxactive > 0 &&
+	       *maxactive <= INT_MAX;
 }
 
 bool

@@ -54,15 +54,11 @@ static int
 syscall_match(struct elab *e, struct node *point)
 {
 	const char *pattern = pp_arg_string(point, 1);
-	int n = point->u.point.ncomps, count = 0;
+	int count = 0;
 	int64_t maxactive;
-	bool is_return = (n == 3 || n == 4) && pp_is(point, 2, "return") &&
-			 !pp_arg(point, 2) &&
-			 (n == 3 || (pp_is(point, 3, "maxactive") &&
-				     pp_arg_number(point, 3, &maxactive) &&
-				     maxactive > 0));
+	bool is_return;
 
-	if (!pattern || (n != 2 && !is_return)) {
+	if (!pattern || !pp_return_suffix(point, 2, &is_return, &maxactive)) {
 		diag_error(&e->s->diag, point->loc, "E_PROBE_ARG",
 			   "expected kernel.syscall(\"NAME\"), kernel.syscall(\"NAME\").return or kernel.syscall(\"NAME\").return.maxactive(N)");
 		return -1;
