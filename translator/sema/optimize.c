@@ -300,9 +300,6 @@ script_function_acts(struct effect_scan *sc, const struct function_sym *fn)
 static bool
 library_value_call(const struct effect_scan *sc, const struct node *n)
 {
-	static const char *const sprints[] = {
-		"sprintf", "sprint", "sprintln", "sprintd", "sprintdln", NULL,
-	};
 	const struct builtin *b = n->u.call.builtin;
 
 	if (b)
@@ -310,10 +307,9 @@ library_value_call(const struct effect_scan *sc, const struct node *n)
 		       (b->id != BUILTIN_TOKENIZE || sc->depth > 0);
 	if (n->u.call.fn)
 		return false;
-	for (int i = 0; sprints[i]; i++)
-		if (strcmp(n->u.call.name, sprints[i]) == 0)
-			return true;
-	return false;
+	/* the print family's s-half returns its text, printing nothing */
+	return n->u.call.name[0] == 's' &&
+	       sema_is_print_family(n->u.call.name);
 }
 
 static bool

@@ -45,8 +45,8 @@ static const char *const print_family[] = {
 	"sprint", "sprintln", "sprintd", "sprintdln", NULL,
 };
 
-static bool
-is_print_family(const char *name)
+bool
+sema_is_print_family(const char *name)
 {
 	for (int i = 0; print_family[i]; i++)
 		if (strcmp(name, print_family[i]) == 0)
@@ -228,7 +228,7 @@ bind_call(struct resolver *r, struct node *n)
 {
 	bool wrong_arity;
 
-	if (is_print_family(n->u.call.name))
+	if (sema_is_print_family(n->u.call.name))
 		return;
 	struct node *decl = find_function_decl(r, n->u.call.name,
 					       n->u.call.args.n, n->loc,

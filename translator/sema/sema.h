@@ -172,6 +172,10 @@ void sema_print_program(FILE *out, const struct session *s);
  * statistics global G under --json (types.c; codegen prints it whole). */
 bool sema_is_whole_print(const struct session *s, const struct node *n);
 
+/* Whether name is one of the print functions, printf ... sprintdln,
+ * which take any number of values of any type (resolve.c). */
+bool sema_is_print_family(const char *name);
+
 /* Whether node n by itself (not its operands) has a side effect or can
  * raise a script error, as pass 2's dead-code elision judges it
  * (optimize.c): a store, a call, C code, @kderef/@kregister, '/' or '%'.
