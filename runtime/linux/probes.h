@@ -115,8 +115,11 @@ struct tap_perf_probe {
 	u32 type;		/* perf_event_attr.type */
 	u64 config;		/* perf_event_attr.config */
 	u64 sample;		/* sample_period */
-	/* runtime: one event per possible CPU, NULL where none */
+	const char *path;	/* .process("PATH"): run only in its threads */
+	/* runtime: one event per possible CPU, NULL where none; path's
+	 * inode, referenced while armed */
 	struct perf_event **events;
+	struct inode *inode;
 };
 
 /*

@@ -11,13 +11,42 @@
  * goes through the same lock-free per-CPU paths.  An event the machine
  * lacks (no PMU, as under QEMU's TCG) fails the arming with a message
  * naming the probe.  CPUs that come online later get no event.
+ *
+ * perf.*.process("PATH"): the same machine-wide events; the handler runs
+ * the probe only when the interrupted task runs PATH (its mm's exe_file
+ * is PATH's inode, looked up once at arming).  So the probe runs for the
+ * samples that land in PATH's threads -- about one per N of their events,
+ * as events of their own would give -- while every CPU still takes the
+ * sampling interrupts.  The exe_file is read under RCU, which NMIs may
+ * use; the task interrupted is current, so its mm cannot go away.
  */
 #include <linux/cpu.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
+#include <linux/fs.h>
+#include <linux/mm_types.h>
+#include <linux/rcupdate.h>
 #include "context.h"
 #include "probes.h"
+#include "probes_uprobe.h"
 #include "transport.h"
+
+/* Whether the current task runs the program whose file is inode. */
+static bool
+tap_perf_in_program(const struct inode *inode)
+{
+	struct mm_struct *mm = current->mm;
+	struct file *exe;
+	bool in;
+
+	if (!mm || (current->flags & PF_KTHREAD))	/* a borrowed mm */
+		return false;
+	rcu_read_lock();
+	exe = rcu_dereference(mm->exe_file);
+	in = exe && file_inode(exe) == inode;
+	rcu_read_unlock();
+	return in;
+}
 
 static void
 tap_perf_handler(struct perf_event *ev, struct perf_sample_data *data,
@@ -26,6 +55,8 @@ tap_perf_handler(struct perf_event *ev, struct perf_sample_data *data,
 	struct tap_perf_probe *p = ev->overflow_handler_context;
 	struct tap_context *c;
 
+	if (p->inode && !tap_perf_in_program(p->inode))
+		return;
 	c = tap_context_enter(&p->probe, TAP_SESSION_RUNNING);
 	if (!c)
 		return;
@@ -57,9 +88,26 @@ tap_perf_arm_one(struct tap_perf_probe *p)
 	struct perf_event *ev;
 	int cpu, ret = 0;
 
+	if (p->path) {
+		struct inode *inode = tap_path_inode(p->path);
+		char text[256];
+		int n;
+
+		if (IS_ERR(inode)) {
+			n = scnprintf(text, sizeof(text),
+				      "probe %s: cannot find %s (%d)",
+				      p->probe.point, p->path,
+				      (int)PTR_ERR(inode));
+			tap_ctl_send(TAP_MSG_ERROR, text, n);
+			return (int)PTR_ERR(inode);
+		}
+		p->inode = inode;
+	}
 	p->events = kcalloc(nr_cpu_ids, sizeof(*p->events), GFP_KERNEL);
-	if (!p->events)
+	if (!p->events) {
+		tap_perf_disarm_one(p);
 		return -ENOMEM;
+	}
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = p->type;
@@ -102,13 +150,17 @@ tap_perf_disarm_one(struct tap_perf_probe *p)
 {
 	unsigned int cpu;
 
-	if (!p->events)
-		return;
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
-		if (p->events[cpu])
-			perf_event_release_kernel(p->events[cpu]);
-	kfree(p->events);
-	p->events = NULL;
+	if (p->events) {
+		for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+			if (p->events[cpu])
+				perf_event_release_kernel(p->events[cpu]);
+		kfree(p->events);
+		p->events = NULL;
+	}
+	if (p->inode) {		/* no handler reads it any more */
+		iput(p->inode);
+		p->inode = NULL;
+	}
 }
 
 void

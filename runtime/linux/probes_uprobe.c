@@ -191,8 +191,7 @@ tap_uretprobe_handler(TAP_URETPROBE_HANDLER_ARGS)
 	return 0;
 }
 
-/* The inode of path, referenced, or an ERR_PTR. */
-static struct inode *
+struct inode *
 tap_path_inode(const char *path)
 {
 	struct path p;

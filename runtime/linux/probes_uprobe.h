@@ -26,6 +26,10 @@
 
 struct tap_context;
 struct inode;
+
+/* The inode of path, referenced (iput() it), or an ERR_PTR; process
+ * context.  Also for perf.*.process("PATH") (probes_perf.c). */
+struct inode *tap_path_inode(const char *path);
 struct tap_ucfi;
 
 struct tap_uprobe_probe {

@@ -10,6 +10,7 @@
  *   uprog malloc    malloc sizes 16 x 8, 100 x 4, 5000 x 2 (the large
  *                   ones through level1 -> level2 -> level3)
  *   uprog threads   two threads, joined
+ *   uprog spin      run on the CPU for 300 ms (perf-process.stp)
  *   uprog pages     touch_pages(64) in main, then touch_pages(32) in a
  *                   thread: each writes to that many fresh anonymous
  *                   pages (a page fault each; @perf, perf-counter.stp)
@@ -37,6 +38,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Markers with semaphores (as dtrace -h would declare them): the kernel
@@ -192,6 +194,18 @@ touch_pages_thread(void *arg)
 }
 
 static void
+spin(void)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	while ((now.tv_sec - start.tv_sec) * 1000000000L +
+	       (now.tv_nsec - start.tv_nsec) < 300000000L);
+}
+
+static void
 pages(void)
 {
 	pthread_t t;
@@ -327,6 +341,8 @@ main(int argc, char **argv)
 		threads();
 	else if (!strcmp(mode, "pages"))
 		pages();
+	else if (!strcmp(mode, "spin"))
+		spin();
 	else if (!strcmp(mode, "wait"))
 		wait_for_probe();
 	else if (!strcmp(mode, "entry"))
@@ -342,7 +358,7 @@ main(int argc, char **argv)
 	else if (!strcmp(mode, "noop"))
 		;
 	else {
-		fprintf(stderr, "usage: uprog calls|malloc|threads|pages|wait|entry|fork|thread-wait|forks|churn|noop\n");
+		fprintf(stderr, "usage: uprog calls|malloc|threads|pages|spin|wait|entry|fork|thread-wait|forks|churn|noop\n");
 		return 2;
 	}
 	return 0;

@@ -13,8 +13,12 @@
  * events since then.  With .process("PATH") only probes of PATH may read
  * it.  A body on a counter never runs (warned), nor does a .sample(N)
  * before .counter change anything (a counter counts every event).
- * .process alone -- a sample of one program's threads -- and .process
- * without a path (the -c/-x target) are refused as not supported yet.
+ * .process("PATH") alone samples PATH's threads: the machine-wide
+ * events above, the probe run only for the samples that land while a
+ * thread of PATH runs (about one per N of PATH's events, as with events
+ * of its own, which would need opening for every thread as it starts).
+ * .process without a path (the -c/-x target) is refused as not
+ * supported yet.
  *
  * What the emitted C may assume (kernel module only; runtime/linux/
  * probes_perf.c): a row of __tap_perfs per probe, a row of
@@ -33,6 +37,7 @@ extern const struct provider provider_perf;
 
 struct pdata_perf {
 	int64_t type, config, sample;
+	const char *path;	/* .process("PATH"): samples in its threads */
 };
 
 static bool
@@ -56,6 +61,30 @@ perf_error(struct elab *e, struct node *point, const char *msg)
 	return -1;
 }
 
+/* The canonical path of .process("PATH"), component i; NULL after an
+ * error. */
+static const char *
+perf_program(struct elab *e, struct node *point, int i)
+{
+	const char *path, *canon;
+
+	if (!pp_arg(point, i)) {
+		diag_error(&e->s->diag, perf_loc(e, point), "E_UNSUPPORTED_PROBE",
+			   "probe point '%s' is not supported yet: .process without a path (the -c/-x target); name the program, .process(\"PATH\")",
+			   pp_to_string(e->s->arena, point));
+		return NULL;
+	}
+	if (!(path = pp_arg_string(point, i))) {
+		perf_error(e, point, "expected .process(\"PATH\")");
+		return NULL;
+	}
+	if (!(canon = elf_resolve_program(e->s->arena, path)))
+		diag_error(&e->s->diag, perf_loc(e, point), "E_PROCESS_PATH",
+			   "%s: no program '%s' (not a file, nor found in PATH)",
+			   pp_to_string(e->s->arena, point), path);
+	return canon;
+}
+
 /* The rest of the point from component i: [.process("PATH")].counter("NAME"). */
 static int
 perf_counter_match(struct elab *e, struct node *point,
@@ -67,30 +96,12 @@ perf_counter_match(struct elab *e, struct node *point,
 	const char *path = NULL, *name;
 
 	if (pp_is(point, i, "process")) {
-		if (!pp_arg(point, i)) {
-			diag_error(&e->s->diag, perf_loc(e, point), "E_UNSUPPORTED_PROBE",
-				   "probe point '%s' is not supported yet: .process without a path (the -c/-x target); name the program, .process(\"PATH\")",
-				   pp_to_string(e->s->arena, point));
+		if (!(path = perf_program(e, point, i)))
 			return -1;
-		}
-		if (!(path = pp_arg_string(point, i)))
-			return perf_error(e, point, "expected .process(\"PATH\")");
-		const char *canon = elf_resolve_program(e->s->arena, path);
-		if (!canon) {
-			diag_error(&e->s->diag, perf_loc(e, point), "E_PROCESS_PATH",
-				   "%s: no program '%s' (not a file, nor found in PATH)",
-				   pp_to_string(e->s->arena, point), path);
-			return -1;
-		}
-		path = canon;
 		i++;
 	}
-	if (i >= n || !pp_is(point, i, "counter")) {
-		diag_error(&e->s->diag, perf_loc(e, point), "E_UNSUPPORTED_PROBE",
-			   "probe point '%s' is not supported yet (sampling one program's threads); .process(\"PATH\").counter(\"NAME\") counts them, perf.type(T).config(C)[.sample(N)] samples the whole machine",
-			   pp_to_string(e->s->arena, point));
-		return -1;
-	}
+	if (i >= n || !pp_is(point, i, "counter"))
+		return perf_error(e, point, "expected .counter(\"NAME\") after .process(\"PATH\"), or nothing");
 	if (!(name = pp_arg_string(point, i)) || !*name)
 		return perf_error(e, point, "expected .counter(\"NAME\") with a name");
 	if (i + 1 != n)
@@ -134,6 +145,11 @@ perf_match(struct elab *e, struct node *point)
 			return perf_error(e, point, "expected .sample(N) with N > 0 events");
 		i++;
 	}
+	if (i < n && pp_is(point, i, "process") && i + 1 == n) {
+		if (!(pd->path = perf_program(e, point, i)))
+			return -1;
+		i++;
+	}
 	if (i < n && (pp_is(point, i, "process") || pp_is(point, i, "counter")))
 		return perf_counter_match(e, point, pd, i);
 	if (i != n)
@@ -161,11 +177,12 @@ perf_tables(struct cg *g, enum backend b)
 		if (dp->provider != &provider_perf)
 			continue;
 		cg_table_row(g, "__tap_perfs", dp->index,
-			     cg_fmt(g, "{ .probe = %s, .type = %lluU, .config = 0x%llxULL, .sample = %lluULL },",
+			     cg_fmt(g, "{ .probe = %s, .type = %lluU, .config = 0x%llxULL, .sample = %lluULL, .path = %s },",
 				    cg_probe_record(g, dp),
 				    (unsigned long long)pd->type,
 				    (unsigned long long)pd->config,
-				    (unsigned long long)pd->sample));
+				    (unsigned long long)pd->sample,
+				    pd->path ? cg_c_string(g, pd->path, strlen(pd->path)) : "NULL"));
 	}
 	cg_blank(&g->w);
 	nperfs = cg_table_write(g, "__tap_perfs", "struct tap_perf_probe");
@@ -196,6 +213,8 @@ perf_desc(struct cg *g, enum backend b)
 static const char *const perf_shapes[] = {
 	"perf.type(NUMBER).config(NUMBER)",
 	"perf.type(NUMBER).config(NUMBER).sample(NUMBER)",
+	"perf.type(NUMBER).config(NUMBER).process(STRING)",
+	"perf.type(NUMBER).config(NUMBER).sample(NUMBER).process(STRING)",
 	"perf.type(NUMBER).config(NUMBER).counter(STRING)",
 	"perf.type(NUMBER).config(NUMBER).process(STRING).counter(STRING)", NULL,
 };
