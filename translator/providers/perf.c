@@ -17,8 +17,8 @@
  * events above, the probe run only for the samples that land while a
  * thread of PATH runs (about one per N of PATH's events, as with events
  * of its own, which would need opening for every thread as it starts).
- * .process without a path (the -c/-x target) is refused as not
- * supported yet.
+ * .process without a path is the -c command's program, as for process
+ * probes (SystemTap: the -c/-x target process itself; -x is not taken).
  *
  * What the emitted C may assume (kernel module only; runtime/linux/
  * probes_perf.c): a row of __tap_perfs per probe, a row of
@@ -28,6 +28,7 @@
 
 #include "translator/codegen/codegen_int.h"
 #include "translator/sema/elab.h"
+#include "translator/providers/process.h"
 #include "translator/providers/provider.h"
 #include "translator/debuginfo/elf_syms.h"
 
@@ -61,19 +62,16 @@ perf_error(struct elab *e, struct node *point, const char *msg)
 	return -1;
 }
 
-/* The canonical path of .process("PATH"), component i; NULL after an
- * error. */
+/* The canonical path of .process("PATH"), component i, or of .process
+ * alone: -c CMD's program; NULL after an error. */
 static const char *
 perf_program(struct elab *e, struct node *point, int i)
 {
 	const char *path, *canon;
 
-	if (!pp_arg(point, i)) {
-		diag_error(&e->s->diag, perf_loc(e, point), "E_UNSUPPORTED_PROBE",
-			   "probe point '%s' is not supported yet: .process without a path (the -c/-x target); name the program, .process(\"PATH\")",
-			   pp_to_string(e->s->arena, point));
-		return NULL;
-	}
+	if (!pp_arg(point, i))	/* -c CMD's, as process probes take it */
+		return process_command_program(e, e->cur_point ? e->cur_point :
+					       point);
 	if (!(path = pp_arg_string(point, i))) {
 		perf_error(e, point, "expected .process(\"PATH\")");
 		return NULL;

@@ -251,6 +251,14 @@ program_path(struct elab *e, struct node *point, const struct process_shape *k)
 	return NULL;
 }
 
+const char *
+process_command_program(struct elab *e, struct node *point)
+{
+	struct process_shape k = { 0 };
+
+	return program_path(e, point, &k);
+}
+
 /* .library("LIB"): a path, or a pattern matched against the file names
  * of the libraries the program uses ("libc.so.6", "libc*"); a name the
  * program does not link (one it dlopen()s), or with no program named

@@ -36,6 +36,11 @@ process_event_of(const struct derived_probe *dp)
 	       dp->pdata : NULL;
 }
 
+/* The program -c CMD runs (a script's interpreter), canonical, as
+ * process probes without a path take it; NULL after an error at point
+ * (no -c, no such program).  Also perf.*.process (perf.c). */
+const char *process_command_program(struct elab *e, struct node *point);
+
 /* process_bpf.c: --runtime=bpf's uprobe programs. */
 enum bpf_place process_bpf_place(const struct derived_probe *dp,
 				 struct arena *a, struct bpf_attach *att);
