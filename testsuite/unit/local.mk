@@ -40,6 +40,8 @@ EXTRA_DIST += testsuite/unit/check-kbuild-replay.sh testsuite/unit/p4-check-lib.
 # the user target's -p4 result is the cache's copy, no scratch left in
 # TMPDIR (translator/build/build_user.c)
 TESTS += testsuite/unit/check-user-p4-scratch.sh
+TESTS += testsuite/unit/check-user-runtime-key.sh
+EXTRA_DIST += testsuite/unit/check-user-runtime-key.sh
 EXTRA_DIST += testsuite/unit/check-user-p4-scratch.sh
 # --runtime=bpf's object: compiled once, the same bytes every time
 # (translator/build/build_bpf.c)

@@ -89,33 +89,21 @@ build_module_name(const struct session *s)
 	return s->opts.module_name ? s->opts.module_name : "tap_script";
 }
 
-/* The runtime's sources, in a fixed order: part of the cache key, so an
- * edited runtime never meets a program built against the old one. */
-static const char *const build_runtime_files[] = {
-	"user/runtime.h", "user/runtime.c", "user/context.c", "user/main.c",
-	"user/timing.h", "user/timing.c", "core/timing.h", "core/timing.c",
-	"core/platform.h", "core/platform.c", "core/error.h", "core/error.c",
-	"core/value.h", "core/buf.h", "core/buf.c", "core/arith.h",
-	"core/stat.h", "core/stat.c", "core/hist.c", "core/map.h",
-	"core/map.c", "core/pmap.c", "core/cmap.c", "core/format.h", "core/format.c",
-	"core/tapstring.h", "core/tapstring.c", "core/json.h", "core/json.c",
-	"core/merge.h", "core/merge.c", "core/fp.h", "core/fp.c",
-	"core/core.h", "core/all.c",
-	"bpf/tap_bpf.h", "bpf/tap_bpf_abi.h", "bpf/user_bpf.c",
-	NULL
-};
-
 /* Hash what else decides a build's code: the compiler and the runtime's
  * sources. */
 static void
 hash_compiler_and_runtime(struct hash *h, const char *rt)
 {
+	/* every file of the three directories the user runtime is built
+	 * from: a list of names missed core/abi.h, and a program built
+	 * against the old tap_module_desc crashed on the new one */
+	static const char *const dirs[] = { "user", "core", "bpf" };
 	char path[PATH_MAX + 32];
 
 	hash_str(h, getenv("CC") ? getenv("CC") : "cc");
-	for (int i = 0; build_runtime_files[i]; i++) {
-		snprintf(path, sizeof(path), "%s/%s", rt, build_runtime_files[i]);
-		hash_file(h, path);
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", rt, dirs[i]);
+		hash_tree(h, path);
 	}
 }
 

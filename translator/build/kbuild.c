@@ -43,31 +43,6 @@
 #include "translator/sema/sema.h"
 #include "translator/driver/spawn.h"
 
-/* Every runtime source, in name order, so that an edited runtime makes a
- * new module. */
-static void
-hash_tree(struct hash *h, const char *dir, int depth)
-{
-	struct dirent **names;
-	int n = scandir(dir, &names, NULL, alphasort);
-
-	for (int i = 0; i < n; i++) {
-		char path[4096];
-		const char *nm = names[i]->d_name;
-		struct stat st;
-		snprintf(path, sizeof(path), "%s/%s", dir, nm);
-		if (nm[0] != '.' && stat(path, &st) == 0) {
-			if (S_ISDIR(st.st_mode) && depth < 4)
-				hash_tree(h, path, depth + 1);
-			else if (S_ISREG(st.st_mode))
-				hash_file(h, path);
-		}
-		free(names[i]);
-	}
-	if (n >= 0)
-		free(names);
-}
-
 const char *
 kbuild_cache_key(struct session *s)
 {
@@ -106,7 +81,7 @@ kbuild_cache_key(struct session *s)
 		hash_str(&h, kernel_release(s->kernel));
 		hash_str(&h, kernel_build_dir(s->kernel));
 	}
-	hash_tree(&h, paths_runtime_dir(), 0);
+	hash_tree(&h, paths_runtime_dir());
 	provider_hash_inputs(s, &h);
 	hash_hex(&h, hex);
 	return arena_strdup(s->arena, hex);
@@ -201,7 +176,7 @@ runtime_key(struct session *s, const char *runtime_c, const char *tapconf)
 		hash_str(&h, kernel_build_dir(s->kernel));
 	}
 	hash_contents(&h, tapconf);
-	hash_tree(&h, paths_runtime_dir(), 0);
+	hash_tree(&h, paths_runtime_dir());
 	hash_hex(&h, hex);
 	return arena_strdup(s->arena, hex);
 }

@@ -4,8 +4,11 @@
  */
 #include "translator/common/hash.h"
 
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void
 hash_init(struct hash *h)
@@ -50,6 +53,35 @@ hash_file(struct hash *h, const char *path)
 {
 	hash_str(h, path);
 	hash_contents(h, path);
+}
+
+static void
+hash_tree_at(struct hash *h, const char *dir, int depth)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, alphasort);
+
+	for (int i = 0; i < n; i++) {
+		char path[4096];
+		const char *nm = names[i]->d_name;
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", dir, nm);
+		if (nm[0] != '.' && stat(path, &st) == 0) {
+			if (S_ISDIR(st.st_mode) && depth < 4)
+				hash_tree_at(h, path, depth + 1);
+			else if (S_ISREG(st.st_mode))
+				hash_file(h, path);
+		}
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+}
+
+void
+hash_tree(struct hash *h, const char *dir)
+{
+	hash_tree_at(h, dir, 0);
 }
 
 void

@@ -29,6 +29,10 @@ void hash_int(struct hash *h, int64_t v);
 void hash_contents(struct hash *h, const char *path);
 /* A file's name, then its bytes. */
 void hash_file(struct hash *h, const char *path);
+/* Every regular file under dir (4 levels down at most), in name order,
+ * each as hash_file() does: an edited, added or removed file changes the
+ * key, with no list of names to keep up to date. */
+void hash_tree(struct hash *h, const char *dir);
 /* The digest so far as HASH_HEX_LEN hex digits; `h` may go on. */
 void hash_hex(const struct hash *h, char out[HASH_HEX_SIZE]);
 
