@@ -16,6 +16,7 @@
  * table, the types from its BTF.
  */
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,6 +47,22 @@ kfunc_unsupported(struct elab *e, struct node *point, const char *why)
 	diag_error(&e->s->diag, point->loc, "E_UNSUPPORTED_PROBE",
 		   "probe point '%s' is not supported yet (%s)",
 		   pp_to_string(e->s->arena, point), why);
+	return -1;
+}
+
+/* A point that only the kernel's DWARF can serve: what needs it, and
+ * the package that has it (providers/dwarf.c serves the point once it is
+ * installed). */
+static int
+kfunc_needs_dwarf(struct elab *e, struct node *point, const char *what)
+{
+	struct kernel_target *kt = elab_kernel(e, point->loc);
+
+	if (!kt)
+		return -1;
+	diag_error(&e->s->diag, point->loc, "E_NO_DEBUGINFO",
+		   "probe point '%s': %s the kernel's DWARF debug info: install linux-image-%s-dbg",
+		   pp_to_string(e->s->arena, point), what, kernel_release(kt));
 	return -1;
 }
 
@@ -196,7 +213,13 @@ kfunc_suffix(struct elab *e, struct node *point, bool *is_return,
 	    (point->u.point.ncomps == 3 && pp_is(point, 2, "call") &&
 	     !pp_arg(point, 2)))
 		return true;
-	kfunc_unsupported(e, point, "only .call, .return and .return.maxactive(N) work without DWARF debug info");
+	if (point->u.point.ncomps == 4 && pp_is(point, 2, "return") &&
+	    pp_is(point, 3, "maxactive"))
+		diag_error(&e->s->diag, point->loc, "E_PROBE_ARG",
+			   "probe point '%s': expected .return.maxactive(N) with 0 < N <= %d",
+			   pp_to_string(e->s->arena, point), INT_MAX);
+	else
+		kfunc_needs_dwarf(e, point, "only .call, .return and .return.maxactive(N) work without DWARF; other suffixes (.inline, .exported, .label ...) need");
 	return false;
 }
 
@@ -210,7 +233,7 @@ kfunc_match(struct elab *e, struct node *point)
 	if (!pattern)
 		return kfunc_unsupported(e, point, "expected kernel.function(\"NAME\")");
 	if (strchr(pattern, '@'))
-		return kfunc_unsupported(e, point, "source file and line need DWARF debug info");
+		return kfunc_needs_dwarf(e, point, "a source file or line (FUNC@FILE[:LINE]) needs");
 	if (!kfunc_suffix(e, point, &k.is_return, &k.maxactive))
 		return -1;
 	struct kernel_target *kt = elab_kernel(e, point->loc);
@@ -252,7 +275,7 @@ kfunc_match_module(struct elab *e, struct node *point, const char *modname,
 	int count = 0;
 
 	if (strchr(pattern, '@'))
-		return kfunc_unsupported(e, point, "source file and line need DWARF debug info");
+		return kfunc_needs_dwarf(e, point, "a source file or line (FUNC@FILE[:LINE]) needs");
 	if (!kfunc_suffix(e, point, &is_return, &maxactive))
 		return -1;
 	for (size_t i = 0; i < nfuncs; i++) {
