@@ -155,6 +155,9 @@ taprun_help(void)
 	      "                 would pass SIZE megabytes; keep only the last N files\n"
 	      "  -T SECS        stop the script after SECS seconds\n"
 	      "  -G VAR=VALUE   set global VAR of the script (also VAR=VALUE after MODULE)\n"
+	      "  --remote-id=N, --remote-uri=DEST\n"
+	      "                 what remote_id() and remote_uri() return (tapc --remote\n"
+	      "                 gives them: this host's place and destination)\n"
 	      "  -F             flight recorder: arm the probes, then detach and leave the\n"
 	      "                 script running, its output in a ring in the kernel where\n"
 	      "                 the newest overwrites the oldest; with -o FILE: go on in\n"
@@ -190,6 +193,25 @@ taprun_assign_add(struct taprun_opts *o, const char *assignment)
 	return 0;
 }
 
+/* --remote-id/--remote-uri: tapsets/remote.stp's global, set at START
+ * if the script has it ("?": no error if not, unlike -G). */
+static int
+taprun_remote_add(struct taprun_opts *o, const char *global, const char *value)
+{
+	size_t size = strlen(global) + strlen(value) + 3;
+	char *a;
+
+	if (o->nassigns == TAPRUN_MAX_ASSIGNS) {
+		taprun_err("--remote-*: more than %d assignments", TAPRUN_MAX_ASSIGNS);
+		return -E2BIG;
+	}
+	if (!(a = malloc(size)))
+		return -ENOMEM;
+	snprintf(a, size, "?%s=%s", global, value);
+	o->assigns[o->nassigns++] = a;	/* lives as long as taprun */
+	return 0;
+}
+
 /*
  * A -G the module declares as a parameter goes to finit_module; any other
  * goes to START, and the runtime sets it through the script's table of
@@ -208,6 +230,8 @@ taprun_split_assigns(struct taprun_opts *o, char *blob, size_t size,
 	for (i = 0; i < o->nassigns; i++) {
 		a = o->assigns[i];
 		eq = strchr(a, '=');
+		if (a[0] == '?')	/* --remote-*: always at START */
+			goto start;
 		snprintf(name, sizeof(name), "%.*s", (int)(eq - a), a);
 		/* taprun's own parameters: -G __tap_owner_uid=0 would let a
 		 * stapusr user see root's processes, -G __tap_ksyms=...
@@ -221,6 +245,7 @@ taprun_split_assigns(struct taprun_opts *o, char *blob, size_t size,
 				return -EINVAL;
 			continue;
 		}
+start:
 		n = strlen(a) + 1;
 		if (*len + n > size) {
 			taprun_err("-G: the assignments do not fit in %zu bytes", size);
@@ -330,6 +355,8 @@ taprun_parse_args(int argc, char **argv, struct taprun_opts *o)
 	static const struct option long_opts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "remote-id", required_argument, NULL, 'R' },
+		{ "remote-uri", required_argument, NULL, 'U' },
 		{ NULL, 0, NULL, 0 },
 	};
 
@@ -370,6 +397,18 @@ taprun_parse_args(int argc, char **argv, struct taprun_opts *o)
 			break;
 		case 'G':
 			if (taprun_assign_add(o, optarg))
+				return -EINVAL;
+			break;
+		case 'R':
+			strtol(optarg, &end, 10);
+			if (!*optarg || *end) {
+				taprun_err("--remote-id %s: not a number", optarg);
+				return -EINVAL;
+			}
+			/* fall through */
+		case 'U':
+			if (taprun_remote_add(o, opt == 'R' ? "__remote_id" :
+					      "__remote_uri", optarg))
 				return -EINVAL;
 			break;
 		case 'h': taprun_help(); exit(0);

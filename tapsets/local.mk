@@ -19,6 +19,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/prometheus.stp \
 	tapsets/prometheus.stpm \
 	tapsets/oneshot.stp \
+	tapsets/remote.stp \
 	tapsets/fp.stp \
 	tapsets/speculative.stp \
 	tapsets/utf.stp \

@@ -64,15 +64,22 @@ tap_session_error(void)
 	atomic_set(&tap_exit_requested, 1);
 }
 
-/* -G name=value, from START: set a scalar global through the table. */
+/* -G name=value, from START: set a scalar global through the table.
+ * "?name=value" (taprun --remote-id/--remote-uri) sets it if the script
+ * has that global and is no error if not. */
 static int
 tap_apply_param(const char *assignment)
 {
-	const char *eq = strchr(assignment, '=');
+	bool optional = assignment[0] == '?';
+	const char *eq;
 	const struct tap_global_param *g;
 	char text[160];
 	size_t i, len;
 	int n;
+
+	if (optional)
+		assignment++;
+	eq = strchr(assignment, '=');
 
 	len = eq ? (size_t)(eq - assignment) : strlen(assignment);
 	for (i = 0; eq && i < tap_module.n_params; i++) {
@@ -90,6 +97,8 @@ tap_apply_param(const char *assignment)
 		tap_ctl_send(TAP_MSG_ERROR, text, n);
 		return -EINVAL;
 	}
+	if (optional)
+		return 0;
 	n = scnprintf(text, sizeof(text), "-G %.*s: no such global in the script",
 		      (int)len, assignment);
 	tap_ctl_send(TAP_MSG_ERROR, text, n);

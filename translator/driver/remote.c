@@ -557,6 +557,18 @@ on_stop_signal(int sig)
 	stop_requests++;
 }
 
+/* text inside a single-quoted sh word: each ' as '\'' */
+static void
+put_quoted(FILE *f, const char *text)
+{
+	for (const char *c = text; *c; c++) {
+		if (*c == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*c, f);
+	}
+}
+
 /* The loader's command line on the host, inside the snippet that stops
  * it when ssh's stdin ends and removes the directory after. */
 static const char *
@@ -580,17 +592,15 @@ run_command(struct session *s, const struct remote_host *h)
 		/* -G values are checked identifiers and numbers/strings;
 		 * single-quote them for the remote sh. */
 		fputs(" '-G", f);
-		for (const char *c = o->globals[i].name; *c; c++)
-			fputc(*c, f);
+		put_quoted(f, o->globals[i].name);
 		fputc('=', f);
-		for (const char *c = o->globals[i].value; *c; c++) {
-			if (*c == '\'')
-				fputs("'\\''", f);
-			else
-				fputc(*c, f);
-		}
+		put_quoted(f, o->globals[i].value);
 		fputc('\'', f);
 	}
+	/* remote_id(), remote_uri(): what they return on this host */
+	fprintf(f, " --remote-id=%d '--remote-uri=", h->index);
+	put_quoted(f, h->url);
+	fputc('\'', f);
 	fprintf(f, " ./%s </dev/null 3<&- & p=$!; "
 		"(cat <&3; kill -TERM $p) >/dev/null 2>&1 & w=$!; exec 3<&-; "
 		"wait $p; rc=$?; kill $w 2>/dev/null; cd /; rm -rf '%s'; exit $rc",
