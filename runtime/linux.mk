@@ -37,6 +37,8 @@ nobase_dist_pkgdata_DATA += \
 	runtime/linux/probes_perf_counter.c \
 	runtime/linux/mmlock.h \
 	runtime/linux/mmlock.c \
+	runtime/linux/signal_send.h \
+	runtime/linux/signal_send.c \
 	runtime/linux/dpath.h \
 	runtime/linux/dpath.c \
 	runtime/linux/umaps.c \

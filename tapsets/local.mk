@@ -38,6 +38,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/backtrace.stp \
 	tapsets/linux/context.stp \
 	tapsets/linux/conversions.stp \
+	tapsets/linux/guru.stp \
 	tapsets/linux/dentry.stp \
 	tapsets/linux/errno.stp \
 	tapsets/linux/generic_fop.stp \
@@ -56,6 +57,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/kprocess.stp \
 	tapsets/linux/loader.stp \
 	tapsets/linux/kwrite.stp \
+	tapsets/linux/uwrite.stp \
 	tapsets/linux/memory.stp \
 	tapsets/linux/netdev.stp \
 	tapsets/linux/perf.stp \

@@ -53,6 +53,10 @@ struct tap_context {
 	int busy;			/* reentrancy guard: 1 inside a handler */
 	const struct tap_probe *probe;	/* the probe being handled */
 	struct pt_regs *regs;		/* kprobe/kretprobe registers, or NULL */
+	bool regs_interrupted;		/* regs are of code a sample, a profile
+					 * tick or a breakpoint interrupted
+					 * (set and cleared by those providers
+					 * only): never to be written */
 	void *probe_data;		/* provider data: tracepoint args, ... */
 	int64_t probe_args[TAP_CONTEXT_ARGS_MAX];	/* where a tracepoint's
 						 * callback puts them */

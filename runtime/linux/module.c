@@ -394,6 +394,7 @@ tap_module_init(void)
 		return ret;
 	}
 	tap_mm_lock_init();
+	tap_signal_init();
 	tap_dpath_init();
 	ret = tap_contexts_alloc(tap_module.locals_size);
 	if (ret)
@@ -438,6 +439,7 @@ tap_module_exit(void)
 	tap_session_stop();
 	tap_procfs_exit(tap_module.procfs, tap_module.n_procfs);
 	tap_mm_lock_exit();	/* probes are gone; their deferred unlocks */
+	tap_signal_exit();	/* and signals */
 	tap_transport_exit();
 	if (tap_module.exit)
 		tap_module.exit();

@@ -29,7 +29,9 @@ tap_hwbkpt_handler(struct perf_event *bp, struct perf_sample_data *data,
 	if (!c)
 		return;
 	c->regs = regs;
+	c->regs_interrupted = true;
 	h->probe.handler(c);
+	c->regs_interrupted = false;
 	tap_context_exit(c);
 }
 

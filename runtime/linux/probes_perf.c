@@ -61,7 +61,9 @@ tap_perf_handler(struct perf_event *ev, struct perf_sample_data *data,
 	if (!c)
 		return;
 	c->regs = regs;
+	c->regs_interrupted = true;
 	p->probe.handler(c);
+	c->regs_interrupted = false;
 	tap_context_exit(c);
 }
 

@@ -20,6 +20,7 @@
 #include "probes_perf.c"
 #include "probes_perf_counter.c"
 #include "mmlock.c"
+#include "signal_send.c"
 #include "dpath.c"
 #include "umaps.c"
 #include "uret.c"

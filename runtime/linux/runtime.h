@@ -26,6 +26,7 @@
 #include "ksyms.h"
 #include "probes.h"
 #include "mmlock.h"
+#include "signal_send.h"
 #include "probes_uprobe.h"
 #include "ustack.h"
 #include "transport.h"

@@ -47,6 +47,9 @@ TAP_UPROBE_FILES = \
 	testsuite/uprobe/tests/unwind-print.stp \
 	testsuite/uprobe/tests/unwind-print.out \
 	testsuite/uprobe/uwrite.c \
+	testsuite/uprobe/uguru.c \
+	testsuite/uprobe/tests/guru.stp \
+	testsuite/uprobe/tests/guru.out \
 	testsuite/uprobe/tests/uwrite.stp \
 	testsuite/uprobe/tests/uwrite.out \
 	testsuite/uprobe/ulib.c \
