@@ -30,6 +30,9 @@
  *                             iovecs of 1, 2 and 3 bytes
  *   kworkload mmap N          mmap N anonymous pages, write to each once,
  *                             munmap them
+ *   kworkload lseek           lseek() a regular file to 5, 1, 3 and 2,
+ *                             then print what each returned and where
+ *                             the file is
  *   kworkload signals         in this order: sigaction() a handler for
  *                             SIGUSR1 (blocking SIGUSR2 while it runs)
  *                             and for SIGUSR2 (blocking nothing);
@@ -361,6 +364,24 @@ signal_calls(void)
 	return 0;
 }
 
+/* lseek to 5, 1, 3 and 2: a guru-mode script changes the first call's
+ * offset and the second's return value by kernel.function probes, and
+ * the third's offset and the fourth's return value by syscall probes
+ * (tests/guru.stp) */
+static void
+lseek_calls(void)
+{
+	static const long to[] = { 5, 1, 3, 2 };
+	long fd = syscall(SYS_openat, AT_FDCWD, "/proc/self/exe", O_RDONLY);
+	long got[4];
+
+	for (int i = 0; i < 4; i++)
+		got[i] = syscall(SYS_lseek, fd, to[i], SEEK_SET);
+	for (int i = 0; i < 4; i++)
+		printf("lseek to %ld returned %ld\n", to[i], got[i]);
+	printf("the file is at %ld\n", (long)syscall(SYS_lseek, fd, 0L, SEEK_CUR));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -409,8 +430,10 @@ main(int argc, char **argv)
 		mmap_touch(n);
 	else if (argc >= 2 && strcmp(argv[1], "signals") == 0)
 		return signal_calls();
+	else if (argc >= 2 && strcmp(argv[1], "lseek") == 0)
+		lseek_calls();
 	else {
-		fprintf(stderr, "usage: kworkload openmissing|argstr|fork|write|getppid|tick|spin N [MS] | udp N PORT | tcp PORT | tcpsynloss PORT | writev N | mmap N | signals | asuser CMD...\n");
+		fprintf(stderr, "usage: kworkload openmissing|argstr|fork|write|getppid|tick|spin N [MS] | udp N PORT | tcp PORT | tcpsynloss PORT | writev N | mmap N | signals | lseek | asuser CMD...\n");
 		return 2;
 	}
 	return 0;

@@ -77,12 +77,39 @@ syscall_match(struct elab *e, struct node *point)
 	return count;
 }
 
+/*
+ * In guru mode, on the kernel target, an argument may be assigned (the
+ * security stopgaps' `$nr_segs = 0`): it is then read from and written
+ * to the user register the system call takes it in, in the registers
+ * sys_enter is given -- the kernel reads the number and the arguments
+ * from them only after the tracepoint (syscall_trace_enter: "probes ...
+ * may have changed the system call number"), so the call runs with what
+ * the probe left there.  $return at sys_exit is rax, which user space
+ * gets.  Both follow x86_64's convention, as the reads do: a 32-bit
+ * (ia32) call's registers are not these.
+ */
 static struct context_var *
 arg_var(struct elab *e, const char *name, int index, const char *c_type)
 {
+	static const char *const regs[SYSCALL_MAX_ARGS] = {
+		"di", "si", "dx", "r10", "r8", "r9",
+	};
 	struct context_var *cv = elab_new_context_var(e, name, TY_LONG, c_type);
+	bool kernel = e->s->opts.target == TARGET_KERNEL;
 
 	cv->arg_index = index;
+	/* writable: without -g a write is refused as needing it */
+	if (kernel && index == SYSCALL_ARG_RETURN) {
+		cv->writable = true;
+	} else if (kernel && index >= 0 && index < SYSCALL_MAX_ARGS) {
+		cv->writable = true;
+		if (!e->s->opts.guru)	/* reads stay on the copies */
+			return cv;
+		cv->access = ta_new(e->s->arena, (struct ta_base){
+			.kind = TA_BASE_REG, .reg = regs[index] });
+		cv->access->result.is_signed = true;
+		cv->access->type_name = c_type;
+	}
 	return cv;
 }
 
