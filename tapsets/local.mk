@@ -57,6 +57,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/kprocess.stp \
 	tapsets/linux/loader.stp \
 	tapsets/linux/kwrite.stp \
+	tapsets/linux/livepatch.stp \
 	tapsets/linux/uwrite.stp \
 	tapsets/linux/memory.stp \
 	tapsets/linux/netdev.stp \

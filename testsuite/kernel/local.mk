@@ -16,6 +16,7 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/sigenforce.vmtest \
 	testsuite/kernel/kworkload.c \
 	testsuite/kernel/procfs-work.sh \
+	testsuite/kernel/bandaid-work.sh \
 	testsuite/kernel/cpuonline-work.sh \
 	testsuite/kernel/dpath-work.sh \
 	testsuite/kernel/prom-lint \
