@@ -36,6 +36,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/waitstatus.stp \
 	tapsets/this.stp \
 	tapsets/linux/backtrace.stp \
+	tapsets/linux/blockdev.stp \
 	tapsets/linux/context.stp \
 	tapsets/linux/conversions.stp \
 	tapsets/linux/guru.stp \
