@@ -62,11 +62,30 @@ struct trace_event_raw_sys_exit___tap {
 #define TAP_BPF_TEST_REFUSE(ctx) \
 	do { if (((volatile __u64 *)(ctx))[100]) return 0; } while (0)
 
-/* The current task's parent, relocated by CO-RE (ppid()). */
+/* x86's per-thread status word (arch/x86 thread_info, embedded in the
+ * task): TS_COMPAT while the thread is in a system call made the 32-bit
+ * (ia32) way. */
+struct thread_info___tap {
+	__u32 status;
+} __attribute__((preserve_access_index));
+#define TAP_TS_COMPAT	0x0002
+
+/* The current task's parent (ppid()) and status, relocated by CO-RE. */
 struct task_struct___tap {
+	struct thread_info___tap thread_info;
 	int tgid;
 	struct task_struct___tap *real_parent;
 } __attribute__((preserve_access_index));
+
+/* Whether the current system call is an ia32 one (syscall.* probes:
+ * its number is the 32-bit table's, its arguments in ebx, ecx, ...). */
+static __always_inline int
+tap_ia32_syscall(void)
+{
+	struct task_struct___tap *t = (void *)bpf_get_current_task();
+
+	return (BPF_CORE_READ(t, thread_info.status) & TAP_TS_COMPAT) != 0;
+}
 
 static __always_inline int64_t
 tap_ppid(void)

@@ -53,10 +53,9 @@ struct tap_context {
 	int busy;			/* reentrancy guard: 1 inside a handler */
 	const struct tap_probe *probe;	/* the probe being handled */
 	struct pt_regs *regs;		/* kprobe/kretprobe registers, or NULL */
-	bool regs_interrupted;		/* regs are of code a sample, a profile
-					 * tick or a breakpoint interrupted
-					 * (set and cleared by those providers
-					 * only): never to be written */
+	u8 regs_kind;			/* what regs are: TAP_REGS_* (below);
+					 * set and cleared by the providers
+					 * of the last two kinds only */
 	void *probe_data;		/* provider data: tracepoint args, ... */
 	int64_t probe_args[TAP_CONTEXT_ARGS_MAX];	/* where a tracepoint's
 						 * callback puts them */
@@ -80,6 +79,19 @@ struct tap_context {
 	/* Generated locals follow: tap_module.locals_size bytes. */
 	unsigned long locals[] __aligned(16);
 };
+
+/*
+ * c->regs_kind, for the tapsets that read or change arguments by position
+ * (registers.stp): a function's entry or return, where the C calling
+ * convention holds (kprobes, kretprobes, uprobes: the default, 0); a
+ * system call's user registers (syscall.*: the syscall convention, 32-bit
+ * for an ia32 call); code a perf sample, a profile tick or a hardware
+ * breakpoint interrupted at any instruction, whose registers are not to
+ * be written.
+ */
+#define TAP_REGS_CALL		0
+#define TAP_REGS_SYSCALL	1
+#define TAP_REGS_INTERRUPTED	2
 
 extern atomic_t tap_session_state;	/* enum tap_session_state (core/abi.h) */
 extern atomic64_t tap_skipped_count;

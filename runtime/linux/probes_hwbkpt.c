@@ -29,9 +29,9 @@ tap_hwbkpt_handler(struct perf_event *bp, struct perf_sample_data *data,
 	if (!c)
 		return;
 	c->regs = regs;
-	c->regs_interrupted = true;
+	c->regs_kind = TAP_REGS_INTERRUPTED;
 	h->probe.handler(c);
-	c->regs_interrupted = false;
+	c->regs_kind = TAP_REGS_CALL;
 	tap_context_exit(c);
 }
 

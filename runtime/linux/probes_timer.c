@@ -122,9 +122,9 @@ tap_profile_fire(struct hrtimer *timer)
 	c = tap_context_enter(&p->probe, TAP_SESSION_RUNNING);
 	if (c) {
 		c->regs = get_irq_regs();
-		c->regs_interrupted = true;
+		c->regs_kind = TAP_REGS_INTERRUPTED;
 		p->probe.handler(c);
-		c->regs_interrupted = false;
+		c->regs_kind = TAP_REGS_CALL;
 		tap_context_exit(c);
 	}
 	if (!tap_timer_keep_going())

@@ -31,8 +31,12 @@
  *   kworkload mmap N          mmap N anonymous pages, write to each once,
  *                             munmap them
  *   kworkload lseek           lseek() a regular file to 5, 1, 3 and 2,
+ *                             then to 3 by the 32-bit (ia32) int $0x80,
  *                             then print what each returned and where
  *                             the file is
+ *   kworkload ia32            getppid() twice, then three times by int
+ *                             $0x80 (ia32), a pread64 of 1 byte at 9,
+ *                             then an ia32 lseek to 7
  *   kworkload signals         in this order: sigaction() a handler for
  *                             SIGUSR1 (blocking SIGUSR2 while it runs)
  *                             and for SIGUSR2 (blocking nothing);
@@ -364,22 +368,62 @@ signal_calls(void)
 	return 0;
 }
 
-/* lseek to 5, 1, 3 and 2: a guru-mode script changes the first call's
- * offset and the second's return value by kernel.function probes, and
- * the third's offset and the fourth's return value by syscall probes
+/* A system call made the 32-bit way (int $0x80, ia32 numbers: the kernel
+ * takes a 64-bit process's int $0x80 as one), three arguments at most;
+ * int $0x80 clears r8-r11 in a 64-bit process. */
+static long
+ia32_syscall(long nr, long a, long b, long c)
+{
+	long ret;
+
+	__asm__ volatile("int $0x80"
+			 : "=a"(ret)
+			 : "a"(nr), "b"(a), "c"(b), "d"(c)
+			 : "r8", "r9", "r10", "r11", "memory");
+	return (int)ret;
+}
+
+#define IA32_LSEEK	19
+#define IA32_GETPPID	64
+
+/* lseek to 5, 1, 3 and 2, then to 3 the ia32 way: a guru-mode script
+ * changes the first call's offset and the second's return value by
+ * kernel.function probes, the third's offset and the fourth's return
+ * value by syscall probes, and the ia32 call's offset too
  * (tests/guru.stp) */
 static void
 lseek_calls(void)
 {
 	static const long to[] = { 5, 1, 3, 2 };
 	long fd = syscall(SYS_openat, AT_FDCWD, "/proc/self/exe", O_RDONLY);
-	long got[4];
+	long got[4], got32;
 
 	for (int i = 0; i < 4; i++)
 		got[i] = syscall(SYS_lseek, fd, to[i], SEEK_SET);
+	got32 = ia32_syscall(IA32_LSEEK, fd, 3, SEEK_SET);
 	for (int i = 0; i < 4; i++)
 		printf("lseek to %ld returned %ld\n", to[i], got[i]);
+	printf("ia32 lseek to 3 returned %ld\n", got32);
 	printf("the file is at %ld\n", (long)syscall(SYS_lseek, fd, 0L, SEEK_CUR));
+}
+
+/* getppid() twice the 64-bit way and three times the ia32 way, a
+ * pread64 at 9, then an ia32 lseek(fd, 7, SEEK_SET) on a file opened the
+ * 64-bit way */
+static void
+ia32_calls(void)
+{
+	long fd = syscall(SYS_openat, AT_FDCWD, "/proc/self/exe", O_RDONLY);
+	long ppid = syscall(SYS_getppid), ok = 0;
+
+	syscall(SYS_getppid);
+	for (int i = 0; i < 3; i++)
+		ok += ia32_syscall(IA32_GETPPID, 0, 0, 0) == ppid;
+	/* a 64-bit call with a fourth argument: in r10, not rcx */
+	syscall(SYS_pread64, fd, buf, 1L, 9L);
+	printf("ia32 getppid agreed %ld of 3 times\n", ok);
+	printf("ia32 lseek to 7 returned %ld\n",
+	       ia32_syscall(IA32_LSEEK, fd, 7, SEEK_SET));
 }
 
 int
@@ -432,8 +476,10 @@ main(int argc, char **argv)
 		return signal_calls();
 	else if (argc >= 2 && strcmp(argv[1], "lseek") == 0)
 		lseek_calls();
+	else if (argc >= 2 && strcmp(argv[1], "ia32") == 0)
+		ia32_calls();
 	else {
-		fprintf(stderr, "usage: kworkload openmissing|argstr|fork|write|getppid|tick|spin N [MS] | udp N PORT | tcp PORT | tcpsynloss PORT | writev N | mmap N | signals | lseek | asuser CMD...\n");
+		fprintf(stderr, "usage: kworkload openmissing|argstr|fork|write|getppid|tick|spin N [MS] | udp N PORT | tcp PORT | tcpsynloss PORT | writev N | mmap N | signals | lseek | ia32 | asuser CMD...\n");
 		return 2;
 	}
 	return 0;

@@ -10,6 +10,9 @@
  *   workload asuser CMD... run CMD as uid/gid 65534 (nobody)
  *   workload badclose N    make exactly N close(999) calls, each failing
  *                          with EBADF (fd 999 is never open here)
+ *   workload ia32 N        make N getppid() calls the 32-bit (ia32) way,
+ *                          by int $0x80, then an ia32 lseek(fd, 7,
+ *                          SEEK_SET) of a file opened the 64-bit way
  *
  * Must not: make getppid() calls other than the N asked for (tests count
  * them exactly).
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 
@@ -28,6 +32,21 @@ now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* A system call made the 32-bit way: the kernel takes a 64-bit
+ * process's int $0x80 as an ia32 one (ia32 numbers, arguments in ebx,
+ * ecx, edx); it clears r8-r11. */
+static long
+ia32_syscall(long nr, long a, long b, long c)
+{
+	long ret;
+
+	__asm__ volatile("int $0x80"
+			 : "=a"(ret)
+			 : "a"(nr), "b"(a), "c"(b), "d"(c)
+			 : "r8", "r9", "r10", "r11", "memory");
+	return (int)ret;
 }
 
 int
@@ -46,7 +65,7 @@ main(int argc, char **argv)
 		return 127;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: workload getppid N | syscalls MS | getuid N | sleep MS | badclose N | asuser CMD...\n");
+		fprintf(stderr, "usage: workload getppid N | syscalls MS | getuid N | sleep MS | badclose N | ia32 N | asuser CMD...\n");
 		return 2;
 	}
 	n = strtol(argv[2], NULL, 10);
@@ -69,6 +88,14 @@ main(int argc, char **argv)
 	if (strcmp(argv[1], "badclose") == 0) {
 		for (i = 0; i < n; i++)
 			syscall(SYS_close, 999);
+		return 0;
+	}
+	if (strcmp(argv[1], "ia32") == 0) {
+		long fd = syscall(SYS_openat, AT_FDCWD, "/proc/self/exe", O_RDONLY);
+
+		for (i = 0; i < n; i++)
+			ia32_syscall(64, 0, 0, 0);	/* getppid */
+		ia32_syscall(19, fd, 7, SEEK_SET);	/* lseek */
 		return 0;
 	}
 	if (strcmp(argv[1], "sleep") == 0) {

@@ -63,6 +63,7 @@ struct pdata_kprobe {
 struct pdata_syscall {
 	const char *name;		/* "openat" */
 	int nr;				/* x86_64 syscall number */
+	int ia32_nr;			/* the 32-bit call's, or -1 */
 	int nargs;
 	bool is_return;
 };

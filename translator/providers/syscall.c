@@ -45,6 +45,7 @@ make_pdata(struct elab *e, const struct syscall_info *si, bool is_return)
 
 	pd->name = si->name;
 	pd->nr = si->nr;
+	pd->ia32_nr = si->ia32_nr;
 	pd->nargs = si->nargs;
 	pd->is_return = is_return;
 	return pd;
@@ -79,37 +80,35 @@ syscall_match(struct elab *e, struct node *point)
 
 /*
  * In guru mode, on the kernel target, an argument may be assigned (the
- * security stopgaps' `$nr_segs = 0`): it is then read from and written
- * to the user register the system call takes it in, in the registers
- * sys_enter is given -- the kernel reads the number and the arguments
- * from them only after the tracepoint (syscall_trace_enter: "probes ...
- * may have changed the system call number"), so the call runs with what
- * the probe left there.  $return at sys_exit is rax, which user space
- * gets.  Both follow x86_64's convention, as the reads do: a 32-bit
- * (ia32) call's registers are not these.
+ * security stopgaps' `$nr_segs = 0`), and $return at sys_exit.  Reads
+ * and writes then go to the handlers' copy (c->probe_data), and once the
+ * syscall's probes have run, what changed is written back into the
+ * registers sys_enter/sys_exit were given (syscall_writeback): the
+ * kernel reads the number and the arguments from them only after the
+ * tracepoint (syscall_trace_enter: "probes ... may have changed the
+ * system call number"), so the call runs with what the probes left, and
+ * user space gets rax as sys_exit leaves it.  Without -g a write is
+ * refused as needing it.
  */
 static struct context_var *
 arg_var(struct elab *e, const char *name, int index, const char *c_type)
 {
-	static const char *const regs[SYSCALL_MAX_ARGS] = {
-		"di", "si", "dx", "r10", "r8", "r9",
-	};
 	struct context_var *cv = elab_new_context_var(e, name, TY_LONG, c_type);
-	bool kernel = e->s->opts.target == TARGET_KERNEL;
 
 	cv->arg_index = index;
-	/* writable: without -g a write is refused as needing it */
-	if (kernel && index == SYSCALL_ARG_RETURN) {
-		cv->writable = true;
-	} else if (kernel && index >= 0 && index < SYSCALL_MAX_ARGS) {
-		cv->writable = true;
-		if (!e->s->opts.guru)	/* reads stay on the copies */
-			return cv;
-		cv->access = ta_new(e->s->arena, (struct ta_base){
-			.kind = TA_BASE_REG, .reg = regs[index] });
-		cv->access->result.is_signed = true;
-		cv->access->type_name = c_type;
-	}
+	if (e->s->opts.target != TARGET_KERNEL ||
+	    (index != SYSCALL_ARG_RETURN &&
+	     (index < 0 || index >= SYSCALL_MAX_ARGS)))
+		return cv;
+	cv->writable = true;
+	if (!e->s->opts.guru)	/* reads stay on the provider's path */
+		return cv;
+	cv->access = ta_new(e->s->arena, (struct ta_base){
+		.kind = TA_BASE_SLOT,
+		.index = index == SYSCALL_ARG_RETURN ? TAP_SYSCALL_RET_SLOT :
+						       index });
+	cv->access->result.is_signed = true;
+	cv->access->type_name = c_type;
 	return cv;
 }
 
@@ -161,8 +160,10 @@ syscall_run_probe(struct cg *g, struct derived_probe *dp)
 	cg_blank(&g->w);
 	cg_line(&g->w, "if (c) {");
 	cg_line(&g->w, "\tc->regs = regs;");
+	cg_line(&g->w, "\tc->regs_kind = TAP_REGS_SYSCALL;");
 	cg_line(&g->w, "\tc->probe_data = __args;");
 	cg_line(&g->w, "\tprobe_%d(c);", dp->index);
+	cg_line(&g->w, "\tc->regs_kind = TAP_REGS_CALL;");
 	cg_line(&g->w, "\ttap_context_exit(c);");
 	cg_line(&g->w, "}");
 	cg_close(&g->w, NULL);
@@ -226,13 +227,46 @@ syscall_dispatch(struct cg *g, bool is_return)
 	cg_line(&g->w, "}");
 }
 
+/* A 32-bit (ia32) call's number becomes the x86_64 number of the call
+ * that runs the same kernel function (syscall_table.h), for the syscalls
+ * the script probes; the others the probes do not see. */
+static void
+syscall_ia32_map(struct cg *g, bool is_return)
+{
+	struct program *p = g->prog;
+	bool any = false;
+
+	for (int i = 0; i < p->nprobes && !any; i++)
+		any = syscall_probe_is(p->probes[i], is_return) &&
+		      ((const struct pdata_syscall *)p->probes[i]->pdata)->ia32_nr >= 0;
+	if (!any) {
+		cg_line(&g->w, "if (unlikely(__ia32))");
+		cg_line(&g->w, "\treturn;	/* none of the probed calls has a 32-bit twin */");
+		return;
+	}
+	cg_line(&g->w, "if (unlikely(__ia32)) {");
+	cg_line(&g->w, "\tswitch (__nr) {");
+	for (int i = 0; i < p->nprobes; i++) {
+		const struct pdata_syscall *pd = p->probes[i]->pdata;
+		if (syscall_probe_is(p->probes[i], is_return) && pd->ia32_nr >= 0 &&
+		    !nr_seen_before(g, i, pd->nr, is_return))
+			cg_line(&g->w, "\tcase %d: __nr = %d; break; /* %s */",
+				pd->ia32_nr, pd->nr, pd->name);
+	}
+	cg_line(&g->w, "\tdefault: return;");
+	cg_line(&g->w, "\t}");
+	cg_line(&g->w, "}");
+}
+
 /* sys_enter(regs, id) / sys_exit(regs, ret): a syscall the script does
- * not name costs the tracepoint hit and one switch. */
+ * not name costs the tracepoint hit and one switch (two for an ia32
+ * call).  In guru mode, what the probes changed in the copy goes back
+ * into the registers (arg_var). */
 static int
 syscall_callback(struct cg *g, bool is_return)
 {
 	struct program *p = g->prog;
-	bool any = false;
+	bool any = false, guru = g->s->opts.guru;
 
 	for (int i = 0; i < p->nprobes && !any; i++)
 		any = syscall_probe_is(p->probes[i], is_return);
@@ -244,21 +278,29 @@ syscall_callback(struct cg *g, bool is_return)
 		is_return ? "exit" : "enter");
 	cg_open_block(&g->w);
 	cg_line(&g->w, "int64_t __args[TAP_SYSCALL_SLOTS];");
+	if (guru)
+		cg_line(&g->w, "int64_t __was[TAP_SYSCALL_SLOTS];");
 	cg_line(&g->w, "long __nr = %s;", is_return ?
 		"syscall_get_nr(current, regs)" : "__v");
+	cg_line(&g->w, "bool __ia32 = in_ia32_syscall();");
 	cg_blank(&g->w);
 	cg_line(&g->w, "(void)__data;");
+	syscall_ia32_map(g, is_return);
 	cg_line(&g->w, "switch (__nr) {");
 	syscall_case_labels(g, is_return);
 	cg_line(&g->w, "\tbreak;");
 	cg_line(&g->w, "default:");
 	cg_line(&g->w, "\treturn;");
 	cg_line(&g->w, "}");
-	cg_line(&g->w, "__tap_syscall_args(regs, __args);");
+	cg_line(&g->w, "__tap_syscall_args(regs, __args, __ia32);");
 	cg_line(&g->w, "__args[TAP_SYSCALL_NR_SLOT] = __nr;");
 	cg_line(&g->w, "__args[TAP_SYSCALL_RET_SLOT] = %s;",
 		is_return ? "__v" : "0");
+	if (guru)
+		cg_line(&g->w, "memcpy(__was, __args, sizeof(__was));");
 	syscall_dispatch(g, is_return);
+	if (guru)
+		cg_line(&g->w, "__tap_syscall_writeback(regs, __args, __was, __ia32);");
 	cg_close(&g->w, NULL);
 	return 1;
 }
@@ -282,13 +324,38 @@ syscall_helpers(struct cg *g)
 {
 	cg_blank(&g->w);
 	cg_line(&g->w, "#include <asm/syscall.h>");
+	cg_line(&g->w, "#include <asm/compat.h>");
 	cg_blank(&g->w);
-	cg_line(&g->w, "/* The six argument registers of an x86_64 system call. */");
+	cg_line(&g->w, "/* The six argument registers of a system call: x86_64's, or ia32's");
+	cg_line(&g->w, " * (32 bits each, zero-extended as the kernel's compat wrappers take them). */");
 	cg_line(&g->w, "static inline void");
-	cg_line(&g->w, "__tap_syscall_args(struct pt_regs *regs, int64_t *a)");
+	cg_line(&g->w, "__tap_syscall_args(struct pt_regs *regs, int64_t *a, bool ia32)");
 	cg_open_block(&g->w);
+	cg_line(&g->w, "if (unlikely(ia32)) {");
+	cg_line(&g->w, "\ta[0] = (u32)regs->bx; a[1] = (u32)regs->cx; a[2] = (u32)regs->dx;");
+	cg_line(&g->w, "\ta[3] = (u32)regs->si; a[4] = (u32)regs->di; a[5] = (u32)regs->bp;");
+	cg_line(&g->w, "\treturn;");
+	cg_line(&g->w, "}");
 	cg_line(&g->w, "a[0] = regs->di; a[1] = regs->si; a[2] = regs->dx;");
 	cg_line(&g->w, "a[3] = regs->r10; a[4] = regs->r8; a[5] = regs->r9;");
+	cg_close(&g->w, NULL);
+	if (!g->s->opts.guru)
+		return;
+	cg_blank(&g->w);
+	cg_line(&g->w, "/* Guru mode: the arguments and the return value the probes changed,");
+	cg_line(&g->w, " * back into the registers the call reads them from. */");
+	cg_line(&g->w, "static inline void");
+	cg_line(&g->w, "__tap_syscall_writeback(struct pt_regs *regs, const int64_t *a,");
+	cg_line(&g->w, "\t\t\tconst int64_t *was, bool ia32)");
+	cg_open_block(&g->w);
+	cg_line(&g->w, "unsigned long *r64[] = { &regs->di, &regs->si, &regs->dx, &regs->r10, &regs->r8, &regs->r9 };");
+	cg_line(&g->w, "unsigned long *r32[] = { &regs->bx, &regs->cx, &regs->dx, &regs->si, &regs->di, &regs->bp };");
+	cg_blank(&g->w);
+	cg_line(&g->w, "for (int i = 0; i < TAP_SYSCALL_NARGS; i++)");
+	cg_line(&g->w, "\tif (a[i] != was[i])");
+	cg_line(&g->w, "\t\t*(ia32 ? r32 : r64)[i] = ia32 ? (u32)a[i] : (unsigned long)a[i];");
+	cg_line(&g->w, "if (a[TAP_SYSCALL_RET_SLOT] != was[TAP_SYSCALL_RET_SLOT])");
+	cg_line(&g->w, "\tregs_set_return_value(regs, (unsigned long)a[TAP_SYSCALL_RET_SLOT]);");
 	cg_close(&g->w, NULL);
 }
 
@@ -356,10 +423,24 @@ syscall_add_entry_half(struct elab *e, struct derived_probe *dp)
 
 /* --runtime=bpf: raw tracepoints sys_enter (args: the user registers,
  * the number) and sys_exit (the registers, the return value), each
- * program guarded by its syscall's number.  Arguments are read from the
- * registers through CO-RE (x86-64's calling convention, as the syscall
- * table's numbers are x86-64's).  The classic tracepoints
- * raw_syscalls/sys_enter and sys_exit are the other form. */
+ * program guarded by its syscall's number: the x86_64 one, or for a call
+ * made the 32-bit way (tap_ia32_syscall) the ia32 number of the call that
+ * runs the same kernel function (syscall_table.h), none when there is no
+ * such call.  Arguments are read from the registers through CO-RE, by
+ * the convention of the call (x86_64's, or ia32's ebx, ecx, ...).  The
+ * classic tracepoints raw_syscalls/sys_enter and sys_exit are the other
+ * form. */
+static const char *
+syscall_bpf_guard(struct arena *a, const struct pdata_syscall *pd,
+		  const char *nr)
+{
+	if (pd->ia32_nr < 0)
+		return arena_printf(a, "(%s == %d && !tap_ia32_syscall())", nr,
+				    pd->nr);
+	return arena_printf(a, "(%s == (tap_ia32_syscall() ? %d : %d))", nr,
+			    pd->ia32_nr, pd->nr);
+}
+
 static enum bpf_place
 syscall_bpf_place(const struct derived_probe *dp, struct arena *a,
 		  struct bpf_attach *att)
@@ -369,19 +450,19 @@ syscall_bpf_place(const struct derived_probe *dp, struct arena *a,
 	att->ctx_type = "struct bpf_raw_tracepoint_args";
 	if (pd->is_return) {
 		att->section = "raw_tp/sys_exit";
-		att->guard = arena_printf(a, "BPF_CORE_READ((struct pt_regs___tap *)ctx->args[0], orig_ax) == %d", pd->nr);
+		att->guard = syscall_bpf_guard(a, pd, "BPF_CORE_READ((struct pt_regs___tap *)ctx->args[0], orig_ax)");
 		att->what = "raw tracepoint sys_exit";
 		att->classic_section = "tracepoint/raw_syscalls/sys_exit";
 		att->classic_ctx_type = "struct trace_event_raw_sys_exit___tap";
 	} else {
 		att->section = "raw_tp/sys_enter";
-		att->guard = arena_printf(a, "ctx->args[1] == %d", pd->nr);
+		att->guard = syscall_bpf_guard(a, pd, "ctx->args[1]");
 		att->what = "raw tracepoint sys_enter";
 		att->classic_section = "tracepoint/raw_syscalls/sys_enter";
 		att->classic_ctx_type = "struct trace_event_raw_sys_enter___tap";
 	}
 	/* the record's id is syscall_get_nr(), as orig_ax and args[1] */
-	att->classic_guard = arena_printf(a, "rec->id == %d", pd->nr);
+	att->classic_guard = syscall_bpf_guard(a, pd, "rec->id");
 	return BPF_PLACE_KERNEL;
 }
 
@@ -399,6 +480,9 @@ syscall_bpf_read(struct arena *a, const struct derived_probe *dp,
 	static const char *const regs[SYSCALL_MAX_ARGS] = {
 		"di", "si", "dx", "r10", "r8", "r9",
 	};
+	static const char *const regs32[SYSCALL_MAX_ARGS] = {
+		"bx", "cx", "dx", "si", "di", "bp",
+	};
 	const struct pdata_syscall *pd = dp->pdata;
 
 	if (cv->type != TY_LONG)
@@ -412,9 +496,10 @@ syscall_bpf_read(struct arena *a, const struct derived_probe *dp,
 		return NULL;
 	if (classic)
 		return pd->is_return ? NULL :
-			arena_printf(a, "((int64_t)rec->args[%d])", cv->arg_index);
-	return arena_printf(a, "((int64_t)BPF_CORE_READ((struct pt_regs___tap *)ctx->args[0], %s))",
-			    regs[cv->arg_index]);
+			arena_printf(a, "(tap_ia32_syscall() ? (int64_t)(__u32)rec->args[%d] : (int64_t)rec->args[%d])",
+				     cv->arg_index, cv->arg_index);
+	return arena_printf(a, "(tap_ia32_syscall() ? (int64_t)(__u32)BPF_CORE_READ((struct pt_regs___tap *)ctx->args[0], %s) : (int64_t)BPF_CORE_READ((struct pt_regs___tap *)ctx->args[0], %s))",
+			    regs32[cv->arg_index], regs[cv->arg_index]);
 }
 
 static const char *
