@@ -55,7 +55,9 @@
  *                             sysinfo, adjtimex and clock_adjtime
  *                             (read-only: modes 0) with the struct filled
  *                             with marks beforehand, sched_setattr
- *                             (SCHED_OTHER, nice 5), sched_getattr
+ *                             (SCHED_OTHER, nice 5), sched_getattr,
+ *                             rt_sigprocmask (block SIGUSR2 and signal
+ *                             40, unblock nothing, then them)
  *
  * Raw syscall() calls, so that the C library adds or changes nothing
  * (sigaction() excepted: the C library supplies the signal return code).
@@ -453,6 +455,14 @@ sysstruct_calls(void)
 	attr.sched_nice = -3;
 	attr.sched_period = 42;
 	syscall(SYS_sched_getattr, 0, &attr, sizeof(attr), 0);
+
+	act.mask = 1UL << (SIGUSR2 - 1) | 1UL << (40 - 1);
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &act.mask, NULL, 8);
+	act.handler = 0;
+	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &act.handler, NULL, 8);
+	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &act.mask, NULL, 8);
+	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, NULL, &act.mask, 8);
+	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, bad, NULL, 8);
 }
 
 int
