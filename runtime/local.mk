@@ -44,9 +44,11 @@ noinst_LIBRARIES += runtime/libtapcore.a
 runtime_libtapcore_a_SOURCES = $(TAP_CORE_C_FILES) $(TAP_CORE_H_FILES)
 
 ## all.c includes every core source, for the kernel build only.
-## sysfmt.c is the syscall tapsets' (runtime/linux/tapset_sysfmt.c).
+## sysfmt.c and sysstruct.c are the syscall tapsets'
+## (runtime/linux/tapset_sysfmt.c).
 nobase_dist_pkgdata_DATA += $(TAP_CORE_C_FILES) $(TAP_CORE_H_FILES) \
-	runtime/core/all.c runtime/core/sysfmt.c runtime/core/sysfmt.h
+	runtime/core/all.c runtime/core/sysfmt.c runtime/core/sysfmt.h \
+	runtime/core/sysstruct.c runtime/core/sysstruct.h
 
 EXTRA_DIST += runtime/core/README.md
 include runtime/user/local.mk

@@ -198,6 +198,26 @@ static const struct tap_sysfmt_flag signals[] = {
 	F(31, "SIGSYS"),
 };
 
+/* In SystemTap's order, so that the common SA_RESTART|SA_RESTORER reads
+ * as it does there. */
+static const struct tap_sysfmt_flag sa_bits[] = {
+	F(1, "SA_NOCLDSTOP"), F(2, "SA_NOCLDWAIT"),
+	F(0x80000000UL, "SA_RESETHAND"), F(0x08000000, "SA_ONSTACK"),
+	F(0x10000000, "SA_RESTART"), F(0x40000000, "SA_NODEFER"),
+	F(4, "SA_SIGINFO"), F(0x04000000, "SA_RESTORER"),
+};
+
+/* The two old adjtime() modes are whole values that contain ADJ_OFFSET
+ * (and ADJ_NANO): named first, they are not split into their bits. */
+static const struct tap_sysfmt_flag adj_bits[] = {
+	F(0xa001, "ADJ_OFFSET_SS_READ"), F(0x8001, "ADJ_OFFSET_SINGLESHOT"),
+	F(0x0001, "ADJ_OFFSET"), F(0x0002, "ADJ_FREQUENCY"),
+	F(0x0004, "ADJ_MAXERROR"), F(0x0008, "ADJ_ESTERROR"),
+	F(0x0010, "ADJ_STATUS"), F(0x0020, "ADJ_TIMECONST"),
+	F(0x0080, "ADJ_TAI"), F(0x0100, "ADJ_SETOFFSET"),
+	F(0x1000, "ADJ_MICRO"), F(0x2000, "ADJ_NANO"), F(0x4000, "ADJ_TICK"),
+};
+
 /*
  * How one set decodes: the enumerated field under field_mask (named from
  * field, or a number), then the bits, then what is left in hex.
@@ -229,6 +249,8 @@ static const struct sf_set sets[TAP_SYSFMT_NSETS] = {
 	[TAP_SYSFMT_SOCK_FAMILY] = { ~0UL, sock_family, N_(sock_family) },
 	[TAP_SYSFMT_SEEK] = { ~0UL, seek_whence, N_(seek_whence) },
 	[TAP_SYSFMT_SIGNAL] = { ~0UL, signals, N_(signals) },
+	[TAP_SYSFMT_SA_FLAGS] = { 0, NULL, 0, SET_BITS(sa_bits) },
+	[TAP_SYSFMT_ADJ_MODES] = { 0, NULL, 0, SET_BITS(adj_bits) },
 };
 
 /* ---- decoding ---- */

@@ -32,6 +32,8 @@ enum tap_sysfmt_set {
 	TAP_SYSFMT_SOCK_FAMILY,	/* AF_* */
 	TAP_SYSFMT_SEEK,	/* lseek whence */
 	TAP_SYSFMT_SIGNAL,	/* signal numbers */
+	TAP_SYSFMT_SA_FLAGS,	/* struct sigaction's sa_flags */
+	TAP_SYSFMT_ADJ_MODES,	/* struct timex's modes (adjtimex) */
 	TAP_SYSFMT_NSETS
 };
 

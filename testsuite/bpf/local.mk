@@ -53,9 +53,11 @@ TAP_BPF_TESTS = \
 	refused-probe \
 	refused-recursion \
 	refused-sprintf \
+	refused-sysstruct \
 	release-other \
 	sprintf \
 	strings \
+	sysstruct-unread \
 	target-pid \
 	timer \
 	tp-fallback \

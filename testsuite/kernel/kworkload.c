@@ -53,6 +53,18 @@
  *                             SIGUSR2: the frame cannot be written, the
  *                             kernel force_sigsegv()s it and it dies of
  *                             SIGSEGV.  Exits 1 if a count differs.
+ *   kworkload sysstruct       the calls whose user struct SystemTap's
+ *                             aliases decode, each with known contents,
+ *                             a NULL and an unreadable (0x10) pointer:
+ *                             rt_sigaction (a fake handler and restorer,
+ *                             never run: SA_RESTART, mask SIGUSR2,
+ *                             SIGTERM and signal 40; SIG_IGN; SIG_DFL),
+ *                             sysinfo, adjtimex and clock_adjtime
+ *                             (read-only: modes 0) with the struct filled
+ *                             with marks beforehand, sched_setattr
+ *                             (SCHED_OTHER, nice 5), sched_getattr,
+ *                             rt_sigprocmask (block SIGUSR2 and signal
+ *                             40, unblock nothing, then them)
  *
  * Raw syscall() calls, so that the C library adds or changes nothing
  * (sigaction() excepted: the C library supplies the signal return code).
@@ -69,6 +81,7 @@
 #include <arpa/inet.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/timex.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -426,6 +439,97 @@ ia32_calls(void)
 	       ia32_syscall(IA32_LSEEK, fd, 7, SEEK_SET));
 }
 
+/* The x86_64 layouts (runtime/core/sysstruct.h): the C library's
+ * struct sigaction is not the kernel's, and sched_attr has no header. */
+struct k_sigaction_abi {
+	unsigned long handler, flags, restorer, mask;
+};
+
+struct sched_attr_abi {
+	unsigned int size, sched_policy;
+	unsigned long long sched_flags;
+	int sched_nice;
+	unsigned int sched_priority;
+	unsigned long long sched_runtime, sched_deadline, sched_period;
+};
+
+static void
+sysstruct_calls(void)
+{
+	void *bad = (void *)0x10;
+	struct k_sigaction_abi act = {
+		.handler = 0x10000, .flags = SA_RESTART | 0x04000000,
+		.restorer = 0x20000,
+		.mask = 1UL << (SIGUSR2 - 1) | 1UL << (SIGTERM - 1) |
+			1UL << (40 - 1),
+	};
+	struct sysinfo_abi {
+		long uptime;
+		unsigned long loads[3], totalram, freeram, sharedram,
+			bufferram, totalswap, freeswap;
+		unsigned short procs;
+		char rest[30];
+	} si = { 1, { 2, 3, 4 }, 5, 6, 7, 8, 9, 10, 11, { 0 } };
+	struct timex tx;
+	struct sched_attr_abi attr = {
+		.size = sizeof(attr), .sched_policy = 0 /* SCHED_OTHER */,
+		.sched_nice = 5,
+	};
+
+	syscall(SYS_rt_sigaction, SIGUSR1, &act, NULL, 8);
+	act.handler = (unsigned long)SIG_IGN;
+	syscall(SYS_rt_sigaction, SIGUSR1, &act, NULL, 8);
+	act.handler = (unsigned long)SIG_DFL;
+	syscall(SYS_rt_sigaction, SIGUSR1, &act, NULL, 8);
+	syscall(SYS_rt_sigaction, SIGUSR1, NULL, &act, 8);
+	syscall(SYS_rt_sigaction, SIGUSR1, bad, NULL, 8);
+
+	syscall(SYS_sysinfo, &si);
+	syscall(SYS_sysinfo, NULL);
+	syscall(SYS_sysinfo, bad);
+
+	memset(&tx, 0, sizeof(tx));
+	tx.modes = 0;
+	tx.offset = -7;
+	tx.freq = -1200;
+	tx.maxerror = 3;
+	tx.esterror = 4;
+	tx.status = 64;
+	tx.constant = 2;
+	tx.precision = 1;
+	tx.tolerance = 5;
+	tx.tick = 10000;
+	syscall(SYS_adjtimex, &tx);
+	syscall(SYS_adjtimex, bad);
+	/* the same marks again: adjtimex wrote the clock's state back */
+	tx.modes = 0;
+	tx.offset = -7;
+	tx.freq = -1200;
+	tx.maxerror = 3;
+	tx.esterror = 4;
+	tx.status = 64;
+	tx.constant = 2;
+	tx.precision = 1;
+	tx.tolerance = 5;
+	tx.tick = 10000;
+	syscall(SYS_clock_adjtime, CLOCK_REALTIME, &tx);
+	syscall(SYS_clock_adjtime, CLOCK_REALTIME, NULL);
+
+	syscall(SYS_sched_setattr, 0, &attr, 0);
+	syscall(SYS_sched_setattr, 0, bad, 0);
+	attr.sched_nice = -3;
+	attr.sched_period = 42;
+	syscall(SYS_sched_getattr, 0, &attr, sizeof(attr), 0);
+
+	act.mask = 1UL << (SIGUSR2 - 1) | 1UL << (40 - 1);
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &act.mask, NULL, 8);
+	act.handler = 0;
+	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &act.handler, NULL, 8);
+	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &act.mask, NULL, 8);
+	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, NULL, &act.mask, 8);
+	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, bad, NULL, 8);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -478,8 +582,10 @@ main(int argc, char **argv)
 		lseek_calls();
 	else if (argc >= 2 && strcmp(argv[1], "ia32") == 0)
 		ia32_calls();
+	else if (argc >= 2 && strcmp(argv[1], "sysstruct") == 0)
+		sysstruct_calls();
 	else {
-		fprintf(stderr, "usage: kworkload openmissing|argstr|fork|write|getppid|tick|spin N [MS] | udp N PORT | tcp PORT | tcpsynloss PORT | writev N | mmap N | signals | lseek | ia32 | asuser CMD...\n");
+		fprintf(stderr, "usage: kworkload openmissing|argstr|fork|write|getppid|tick|spin N [MS] | udp N PORT | tcp PORT | tcpsynloss PORT | writev N | mmap N | signals | lseek | ia32 | sysstruct | asuser CMD...\n");
 		return 2;
 	}
 	return 0;
