@@ -381,23 +381,7 @@ signal_calls(void)
 	return 0;
 }
 
-/* A system call made the 32-bit way (int $0x80, ia32 numbers: the kernel
- * takes a 64-bit process's int $0x80 as one), three arguments at most;
- * int $0x80 clears r8-r11 in a 64-bit process. */
-static long
-ia32_syscall(long nr, long a, long b, long c)
-{
-	long ret;
-
-	__asm__ volatile("int $0x80"
-			 : "=a"(ret)
-			 : "a"(nr), "b"(a), "c"(b), "d"(c)
-			 : "r8", "r9", "r10", "r11", "memory");
-	return (int)ret;
-}
-
-#define IA32_LSEEK	19
-#define IA32_GETPPID	64
+#include "../vm/ia32_syscall.h"
 
 /* lseek to 5, 1, 3 and 2, then to 3 the ia32 way: a guru-mode script
  * changes the first call's offset and the second's return value by

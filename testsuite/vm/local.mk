@@ -15,6 +15,7 @@ TAP_VM_FILES = \
 	testsuite/vm/vmrun \
 	testsuite/vm/build-module \
 	testsuite/vm/workload.c \
+	testsuite/vm/ia32_syscall.h \
 	testsuite/vm/modules/hello/Kbuild \
 	testsuite/vm/modules/hello/tap_hello.c \
 	testsuite/vm/tests/hello.vmtest \

@@ -34,20 +34,7 @@ now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-/* A system call made the 32-bit way: the kernel takes a 64-bit
- * process's int $0x80 as an ia32 one (ia32 numbers, arguments in ebx,
- * ecx, edx); it clears r8-r11. */
-static long
-ia32_syscall(long nr, long a, long b, long c)
-{
-	long ret;
-
-	__asm__ volatile("int $0x80"
-			 : "=a"(ret)
-			 : "a"(nr), "b"(a), "c"(b), "d"(c)
-			 : "r8", "r9", "r10", "r11", "memory");
-	return (int)ret;
-}
+#include "ia32_syscall.h"
 
 int
 main(int argc, char **argv)
@@ -94,8 +81,8 @@ main(int argc, char **argv)
 		long fd = syscall(SYS_openat, AT_FDCWD, "/proc/self/exe", O_RDONLY);
 
 		for (i = 0; i < n; i++)
-			ia32_syscall(64, 0, 0, 0);	/* getppid */
-		ia32_syscall(19, fd, 7, SEEK_SET);	/* lseek */
+			ia32_syscall(IA32_GETPPID, 0, 0, 0);
+		ia32_syscall(IA32_LSEEK, fd, 7, SEEK_SET);
 		return 0;
 	}
 	if (strcmp(argv[1], "sleep") == 0) {
