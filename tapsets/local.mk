@@ -68,6 +68,8 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/linux/nfs.stp \
 	tapsets/linux/nfs_proc.stp \
 	tapsets/linux/nfsd.stp \
+	tapsets/linux/nfsd_proc.stp \
+	tapsets/linux/nfsderrno.stp \
 	tapsets/linux/registers.stp \
 	tapsets/linux/rlimit.stp \
 	tapsets/linux/scheduler.stp \

@@ -19,6 +19,8 @@ TAP_KERNEL_FILES = \
 	testsuite/kernel/bandaid-work.sh \
 	testsuite/kernel/cpuonline-work.sh \
 	testsuite/kernel/dpath-work.sh \
+	testsuite/kernel/nfsd-work.sh \
+	testsuite/kernel/kmod-pack \
 	testsuite/kernel/prom-lint \
 	testsuite/kernel/flight-summary \
 	testsuite/kernel/example-args \
