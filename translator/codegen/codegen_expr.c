@@ -296,7 +296,9 @@ cg_compare(struct cg *g, struct node *n)
 }
 
 /* =~ and !~: the pattern is a literal (pass 2 checks), compiled once at
- * init into a static tap_regex_t. */
+ * init into a static tap_regex_t.  Where the program reads groups, both
+ * operators leave what they found in the context for matched(), as
+ * SystemTap's do. */
 static const char *
 cg_regex(struct cg *g, struct node *n)
 {
@@ -316,8 +318,9 @@ cg_regex(struct cg *g, struct node *n)
 	g->regexes[g->nregex].pattern = cg_c_string(g, s, len);
 	g->nregex++;
 	fprintf(g->decls, "static tap_regex_t %s;\n", name);
-	return cg_fmt(g, "((int64_t)(tap_regex_match(&%s, %s) %s 0))", name,
-		      cg_expr(g, n->u.binary.lhs),
+	return cg_fmt(g, "((int64_t)(tap_regex_match(&%s, %s, %s) %s 0))",
+		      name, cg_expr(g, n->u.binary.lhs),
+		      g->submatches ? "&c->match" : "NULL",
 		      n->u.binary.op == OP_MATCH ? "!=" : "==");
 }
 
