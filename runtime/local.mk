@@ -20,6 +20,7 @@ TAP_CORE_H_FILES = \
 	runtime/core/merge.h \
 	runtime/core/timing.h \
 	runtime/core/fp.h \
+	runtime/core/match.h \
 	runtime/core/limits.h \
 	runtime/core/handler.h \
 	runtime/core/core.h
@@ -38,7 +39,8 @@ TAP_CORE_C_FILES = \
 	runtime/core/json.c \
 	runtime/core/merge.c \
 	runtime/core/timing.c \
-	runtime/core/fp.c
+	runtime/core/fp.c \
+	runtime/core/match.c
 
 noinst_LIBRARIES += runtime/libtapcore.a
 runtime_libtapcore_a_SOURCES = $(TAP_CORE_C_FILES) $(TAP_CORE_H_FILES)

@@ -25,6 +25,7 @@ nobase_dist_pkgdata_DATA += \
 	tapsets/utf.stp \
 	tapsets/queue_stats.stp \
 	tapsets/random.stp \
+	tapsets/regex.stp \
 	tapsets/stopwatch.stp \
 	tapsets/strings.stp \
 	tapsets/switch_file.stp \

@@ -19,3 +19,4 @@
 #include "merge.c"
 #include "timing.c"
 #include "fp.c"
+#include "match.c"

@@ -18,5 +18,6 @@
 #include "json.h"
 #include "merge.h"
 #include "fp.h"
+#include "match.h"
 
 #endif /* TAP_CORE_CORE_H */

@@ -3,8 +3,9 @@
  *
  * Every probe handler runs inside a struct tap_context that belongs to the
  * CPU it runs on: the handler's output buffer, its error slot, its action and
- * nesting counters, and room for the generated code's locals (the generated
- * code says how much with tap_module.locals_size).  Contexts are allocated
+ * nesting counters, its last regular-expression match (core/match.h), and
+ * room for the generated code's locals (the generated code says how much
+ * with tap_module.locals_size).  Contexts are allocated
  * once at module init, never in a handler.
  *
  * A handler is bracketed by tap_context_enter() / tap_context_exit().  Enter
@@ -69,6 +70,7 @@ struct tap_context {
 	char msgbuf[TAP_ERRBUF_SIZE + 128];	/* ERROR/WARNING text: off the
 						 * kernel stack */
 	struct tap_tokenizer tok;	/* tokenize()'s position */
+	struct tap_match match;		/* the last =~ or !~: matched() */
 	u64 entered_ns;			/* local_clock() at handler entry,
 					 * 0 when this one is not timed */
 	unsigned long handlers;		/* overload: handlers so far */
@@ -180,6 +182,7 @@ tap_context_enter(const struct tap_probe *probe, int want_state)
 	c->next = false;
 	c->last_stmt = NULL;	/* errbuf is read only after an error sets it */
 	c->out.len = 0;
+	tap_match_reset(&c->match);
 #ifndef TAP_NO_OVERLOAD
 	/* a clock read costs about what a small handler does: time one
 	 * handler in TAP_OVERLOAD_SAMPLE, count it that many times */

@@ -62,6 +62,7 @@ struct tap_context {
 	char errbuf[TAP_ERRBUF_SIZE];	/* the error's message, for catch */
 	struct tap_outbuf out;		/* output, committed at handler end */
 	struct tap_tokenizer tok;	/* tokenize()'s position */
+	struct tap_match match;		/* the last =~ or !~: matched() */
 	/* Generated locals follow: tap_module.locals_size bytes. */
 	unsigned long locals[] __attribute__((aligned(16)));
 };

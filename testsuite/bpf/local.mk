@@ -50,6 +50,7 @@ TAP_BPF_TESTS = \
 	profile \
 	profile-exit \
 	refused \
+	refused-matched \
 	refused-probe \
 	refused-recursion \
 	refused-sprintf \

@@ -6,6 +6,7 @@ include testsuite/unit/debuginfo.mk
 include testsuite/unit/options.mk
 include testsuite/unit/diag.mk
 include testsuite/unit/sysfmt.mk
+include testsuite/unit/regex.mk
 include testsuite/unit/uprobe.mk
 include testsuite/unit/loader.mk
 

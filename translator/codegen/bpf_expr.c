@@ -640,6 +640,11 @@ call_intrinsic(struct bpf_cg *b, struct node *n)
 		v.c = t;
 		return v;
 	}
+	if (n->u.call.fn->decl && n->u.call.fn->decl->u.function.submatches) {
+		/* matched() & co. (tapsets/regex.stp): no =~ runs here */
+		bpf_refuse(b, n, bpf_fmt(b, "%s() in a kernel-side probe (the groups of a regular-expression match; =~ runs only in user-space probes such as begin and end)", name));
+		return v;
+	}
 	bpf_refuse(b, n, bpf_fmt(b, "calling the function %s() in a kernel-side probe", name));
 	return v;
 }

@@ -398,8 +398,9 @@ cg_init_globals(struct cg *g)
 			cg_init_scalar(g, p->globals[i]);
 	}
 	for (i = 0; i < g->nregex; i++)
-		cg_line(&g->w, "if (tap_regex_compile(&%s, %s))\n\t\treturn TAP_EINVAL;",
-			g->regexes[i].name, g->regexes[i].pattern);
+		cg_line(&g->w, "if (tap_regex_compile(&%s, %s, %s))\n\t\treturn TAP_EINVAL;",
+			g->regexes[i].name, g->regexes[i].pattern,
+			g->submatches ? "TAP_RE_SUBMATCH" : "0");
 	cg_line(&g->w, "return rc;");
 	cg_close(&g->w, NULL);
 }
@@ -620,16 +621,26 @@ static const char *const cg_prelude[] = {
 };
 
 /* Only for programs that use =~ or !~: on the user target, libc's regex
- * behind the names runtime/linux/regex.h gives the kernel target. */
+ * behind the names runtime/linux/regex.h gives the kernel target.  With
+ * TAP_RE_SUBMATCH (the program reads groups) a match writes where they
+ * are into the context's struct tap_match (runtime/core/match.h). */
 static const char *const cg_regex_prelude[] = {
 	"#ifndef __KERNEL__",
 	"#include <regex.h>",
 	"typedef regex_t tap_regex_t;",
+	"#define TAP_RE_SUBMATCH 1",
 	"",
 	"static __attribute__((unused)) int",
-	"tap_regex_compile(regex_t *re, const char *pattern)",
+	"tap_regex_compile(regex_t *re, const char *pattern, int flags)",
 	"{",
-	"\treturn regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);",
+	"\tint rc = regcomp(re, pattern, REG_EXTENDED |",
+	"\t\t\t (flags & TAP_RE_SUBMATCH ? 0 : REG_NOSUB));",
+	"",
+	"\tif (!rc && (flags & TAP_RE_SUBMATCH) && re->re_nsub > TAP_RE_MAX_GROUPS) {",
+	"\t\tregfree(re);",
+	"\t\treturn -1;",
+	"\t}",
+	"\treturn rc;",
 	"}",
 	"",
 	"static __attribute__((unused)) void",
@@ -639,9 +650,23 @@ static const char *const cg_regex_prelude[] = {
 	"}",
 	"",
 	"static inline int",
-	"tap_regex_match(regex_t *re, const char *s)",
+	"tap_regex_match(regex_t *re, const char *s, struct tap_match *m)",
 	"{",
-	"\treturn regexec(re, s, 0, NULL, 0) == 0;",
+	"\tregmatch_t pm[TAP_RE_MAX_GROUPS + 1];",
+	"\tint i, n = re->re_nsub + 1;",
+	"",
+	"\tif (!m)",
+	"\t\treturn regexec(re, s, 0, NULL, 0) == 0;",
+	"\tif (regexec(re, s, n, pm, 0)) {",
+	"\t\ttap_match_fail(m, n);",
+	"\t\treturn 0;",
+	"\t}",
+	"\tfor (i = 0; i < n; i++) {",
+	"\t\tm->start[i] = pm[i].rm_so;",
+	"\t\tm->end[i] = pm[i].rm_eo;",
+	"\t}",
+	"\ttap_match_set(m, s, n);",
+	"\treturn 1;",
 	"}",
 	"#endif",
 	"",
@@ -901,6 +926,20 @@ cg_write_all(struct cg *g, FILE *out, const char *decls, const char *frames,
 	cg_line(&g->w, "#include \"runtime.c\"");
 }
 
+/* Whether a function of the program reads the groups of regular
+ * expression matches: embedded C marked so (tapsets/regex.stp). */
+static bool
+cg_reads_submatches(const struct program *p)
+{
+	for (int i = 0; i < p->nfunctions; i++) {
+		const struct node *d = p->functions[i]->decl;
+
+		if (d && d->u.function.embedded && d->u.function.submatches)
+			return true;
+	}
+	return false;
+}
+
 bool
 pass_translate(struct session *s, FILE *out)
 {
@@ -929,6 +968,7 @@ cg_translate(struct session *s, FILE *out, const bool *merged)
 	if (!g.prog)
 		return false;
 	g.err_label = g.out_label = "out";
+	g.submatches = cg_reads_submatches(g.prog);
 	cg_name_globals(&g);
 	cg_choose_counters(&g);
 	cg_check_probes(&g);

@@ -14,9 +14,11 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/core/match.h"
 #include "translator/codegen/codegen_int.h"
 #include "translator/codegen/codegen_tvar.h"
 #include "translator/driver/compat.h"
@@ -295,8 +297,28 @@ cg_compare(struct cg *g, struct node *n)
 		      "(int64_t)(%s %s %s); })", a, lhs, b, rhs, a, op, b);
 }
 
+/* Where groups are kept, the runtime has room for TAP_RE_MAX_GROUPS of
+ * them (pass 2 has checked that the pattern compiles). */
+static void
+cg_regex_check_groups(struct cg *g, struct node *pat, const char *s)
+{
+	regex_t re;
+
+	if (!g->submatches || regcomp(&re, s, REG_EXTENDED | REG_NOSUB))
+		return;
+	if (re.re_nsub > TAP_RE_MAX_GROUPS) {
+		diag_error(&g->s->diag, pat->loc, "E_REGEX_GROUPS",
+			   "this regular expression has %zu subexpressions, more than the %d a script that calls matched() or ngroups() may have",
+			   re.re_nsub, TAP_RE_MAX_GROUPS);
+		g->failed = true;
+	}
+	regfree(&re);
+}
+
 /* =~ and !~: the pattern is a literal (pass 2 checks), compiled once at
- * init into a static tap_regex_t. */
+ * init into a static tap_regex_t.  Where the program reads groups, both
+ * operators leave what they found in the context for matched(), as
+ * SystemTap's do. */
 static const char *
 cg_regex(struct cg *g, struct node *n)
 {
@@ -310,14 +332,16 @@ cg_regex(struct cg *g, struct node *n)
 	}
 	name = cg_fmt(g, "__re%d", g->static_seq++);
 	s = cg_unescape(g, pat->u.string.raw, &len);
+	cg_regex_check_groups(g, pat, s);
 	g->regexes = arena_grow(g->a, g->regexes, sizeof(*g->regexes),
 				&g->regex_cap, g->nregex + 1);
 	g->regexes[g->nregex].name = name;
 	g->regexes[g->nregex].pattern = cg_c_string(g, s, len);
 	g->nregex++;
 	fprintf(g->decls, "static tap_regex_t %s;\n", name);
-	return cg_fmt(g, "((int64_t)(tap_regex_match(&%s, %s) %s 0))", name,
-		      cg_expr(g, n->u.binary.lhs),
+	return cg_fmt(g, "((int64_t)(tap_regex_match(&%s, %s, %s) %s 0))",
+		      name, cg_expr(g, n->u.binary.lhs),
+		      g->submatches ? "&c->match" : "NULL",
 		      n->u.binary.op == OP_MATCH ? "!=" : "==");
 }
 

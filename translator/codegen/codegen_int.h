@@ -69,6 +69,9 @@ struct cg {
 		const char *name, *pattern;
 	} *regexes;
 	int nregex, regex_cap;
+	bool submatches;		/* a function reads the groups of
+					 * matches (matched()): every =~
+					 * keeps them */
 	struct cg_tvar *tvar;		/* codegen_tvar.c's, made on first
 					 * use */
 	struct cg_table *tables;	/* cg_table_row() */

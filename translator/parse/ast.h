@@ -173,6 +173,8 @@ struct node {
 			const char *embedded;		/* %{ %} text */
 			bool is_private;
 			bool pure, unprivileged, guru, unmangled;
+			bool submatches;	/* reads the last =~ match's
+						 * groups: they are kept */
 		} function;
 		struct {
 			const char *name;

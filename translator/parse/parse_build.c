@@ -146,6 +146,7 @@ build_function_embedded(struct parser *p, struct node *fn,
 	fn->u.function.unprivileged = strstr(c, "/* unprivileged */") != NULL;
 	fn->u.function.guru = strstr(c, "/* guru */") != NULL;
 	fn->u.function.unmangled = strstr(c, "/* unmangled */") != NULL;
+	fn->u.function.submatches = strstr(c, "/* submatches */") != NULL;
 }
 
 void
