@@ -91,6 +91,7 @@ struct tap_usym_file {
 	size_t nsyms;
 	const char *names;
 	const struct tap_ucfi *cfi;	/* NULL: frame pointers only */
+	const char *build_id;		/* hex, or NULL: umodbuildid() */
 	/* runtime */
 	struct inode *inode;
 };

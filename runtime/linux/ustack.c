@@ -435,6 +435,49 @@ tap_usym_lookup(unsigned long addr, struct tap_usym_info *info)
 	return found;
 }
 
+bool
+tap_umod_offset(unsigned long addr, unsigned long *offset)
+{
+	struct mm_struct *mm = tap_mm_read_trylock();
+	struct vm_area_struct *vma, *first;
+	unsigned long base;
+	bool found = false;
+
+	if (!mm)
+		return false;
+	vma = find_vma(mm, addr);
+	if (vma && vma->vm_start <= addr && vma->vm_file) {
+		/* the file's segments are mapped at their offsets from one
+		 * base (the ELF loader's way): the first page's mapping is
+		 * where that base is, when it is still there */
+		base = vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT);
+		first = vma->vm_pgoff ? find_vma(mm, base) : vma;
+		if (first && first->vm_start == base && !first->vm_pgoff &&
+		    first->vm_file &&
+		    file_inode(first->vm_file) == file_inode(vma->vm_file))
+			base = first->vm_start;
+		*offset = addr - base;
+		found = true;
+	}
+	tap_mm_read_unlock(mm);
+	return found;
+}
+
+const char *
+tap_umod_build_id(unsigned long addr)
+{
+	struct mm_struct *mm = tap_mm_read_trylock();
+	struct tap_uvma cache = { 0 };
+	const char *id = NULL;
+
+	if (!mm)
+		return NULL;
+	if (tap_uvma_at(mm, &cache, addr) && cache.file)
+		id = cache.file->build_id;
+	tap_mm_read_unlock(mm);
+	return id;
+}
+
 static const char *
 tap_basename(const char *path)
 {

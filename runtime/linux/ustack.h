@@ -99,6 +99,15 @@ struct tap_usym_info {
 };
 bool tap_usym_lookup(unsigned long addr, struct tap_usym_info *info);
 
+/* umodaddr(): addr's offset from its file's base in the current task (the
+ * start of the mapping of the file's first page; without one, of the
+ * mapping's start less its file offset); false when no file maps addr or
+ * the mappings cannot be read now. */
+bool tap_umod_offset(unsigned long addr, unsigned long *offset);
+/* umodbuildid(): the GNU build id (hex) of the file mapped at addr, when
+ * it is one tapc has tables for (probed, -d, --ldd); else NULL. */
+const char *tap_umod_build_id(unsigned long addr);
+
 /* " 0x... : sym+0x1d/0x2f [/path]\n" (or less when unknown) into buf. */
 int tap_usym_format_frame(char *buf, size_t size, unsigned long addr);
 /* The same line straight into the probe's output (print_ustack(): a deep

@@ -7,6 +7,7 @@
  * address (the global one wins over local aliases), so that an address
  * symbolizes the same way every time.
  */
+#include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -229,6 +230,22 @@ elf_open_x86_64(const char *path, int *fd, int *e_type, char *err,
 	return elf_open_x86(path, false, fd, e_type, &is_i386, err, errsize);
 }
 
+/* The file's GNU build id in hex (umodbuildid()), or NULL. */
+static const char *
+read_build_id(struct arena *a, Elf *elf)
+{
+	const void *id;
+	ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
+	char *hex;
+
+	if (n <= 0)
+		return NULL;
+	hex = arena_alloc(a, (size_t)n * 2 + 1);
+	for (ssize_t i = 0; i < n; i++)
+		sprintf(hex + 2 * i, "%02x", ((const unsigned char *)id)[i]);
+	return hex;
+}
+
 struct elf_image *
 elf_image_load(struct arena *a, const char *path, char *err, size_t errsize)
 {
@@ -253,6 +270,7 @@ elf_image_load(struct arena *a, const char *path, char *err, size_t errsize)
 	im->is_i386 = is_i386;
 	read_segments(a, elf, im);
 	read_sections(a, elf, im);
+	im->build_id = read_build_id(a, elf);
 	if (!is_i386)	/* elf_plt.c reads x86_64 relocations only */
 		elf_read_plt(a, elf, im);
 out:

@@ -58,6 +58,7 @@ struct elf_image {
 	size_t sdt_notes_size;
 	uint64_t sdt_base_addr;		/* .stapsdt.base's sh_addr, or 0 */
 	bool has_sdt_base;
+	const char *build_id;		/* NT_GNU_BUILD_ID in hex, or NULL */
 };
 
 /* path opened as an x86_64 ELF file for libelf: the Elf (elf_end() it,

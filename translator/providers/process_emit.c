@@ -244,7 +244,7 @@ static bool
 uses_user_symbols(struct cg *g)
 {
 	static const char *const users[] = {
-		"usymname", "usymdata", "umodname", "sprint_ubacktrace",
+		"usymname", "usymdata", "umodname", "umodbuildid", "sprint_ubacktrace",
 		"sprint_ustack", "print_ubacktrace", "print_ustack",
 	};
 
@@ -279,12 +279,16 @@ usym_files(struct cg *g)
 			continue;
 		if (!n++)
 			cg_open(&g->w, "static struct tap_usym_file __tap_usym_files[] =");
-		cg_line(&g->w, "{ .path = %s, .syms = %s, .nsyms = %s, .names = %s, .cfi = %s },",
+		/* cached: symbol_table read it (names), else NULL */
+		const struct elf_image *im = names ? elf_image_get(g->a, l.v[i], NULL, 0) : NULL;
+		const char *id = im ? im->build_id : NULL;
+		cg_line(&g->w, "{ .path = %s, .syms = %s, .nsyms = %s, .names = %s, .cfi = %s, .build_id = %s },",
 			cg_c_string(g, l.v[i], strlen(l.v[i])),
 			names ? cg_fmt(g, "__tap_usyms_%d", i) : "NULL",
 			names ? cg_fmt(g, "ARRAY_SIZE(__tap_usyms_%d)", i) : "0",
 			names ? cg_fmt(g, "__tap_usym_names_%d", i) : "NULL",
-			cfi[i] ? cg_fmt(g, "&__tap_ucfi_%d", i) : "NULL");
+			cfi[i] ? cg_fmt(g, "&__tap_ucfi_%d", i) : "NULL",
+			id ? cg_c_string(g, id, strlen(id)) : "NULL");
 	}
 	if (n)
 		cg_close(&g->w, ";");
