@@ -182,7 +182,6 @@ tap_context_enter(const struct tap_probe *probe, int want_state)
 	c->next = false;
 	c->last_stmt = NULL;	/* errbuf is read only after an error sets it */
 	c->out.len = 0;
-	tap_match_reset(&c->match);
 #ifndef TAP_NO_OVERLOAD
 	/* a clock read costs about what a small handler does: time one
 	 * handler in TAP_OVERLOAD_SAMPLE, count it that many times */

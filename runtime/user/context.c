@@ -62,7 +62,6 @@ tap_context_enter(const struct tap_probe *probe, int want_state)
 	c->last_stmt = NULL;
 	c->errbuf[0] = '\0';
 	c->out.len = 0;
-	tap_match_reset(&c->match);
 	return c;
 }
 

@@ -153,6 +153,8 @@ cg_handler(struct cg *g, struct derived_probe *dp, int index)
 		cg_line(&g->w, "uint64_t __tap_t0 = tap_timing_start();");
 	cg_line(&g->w, "(void)l;");
 	cg_line(&g->w, "c->next = false;");
+	if (g->submatches)	/* matched() & co: no match yet in this probe */
+		cg_line(&g->w, "tap_match_reset(&c->match);");
 	cg_locals_init(g, &f, 0);
 	if (g->alone)	/* counts made beside it, before it reads them */
 		cg_fold_counted_arrays(g, NULL, "out");
