@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <pthread.h>
@@ -124,6 +125,30 @@ tap_bpf_twin(const char *name, const char *suffix)
  * TAPC_BPF_VERBOSE=1 reports each choice.  1 when some tp_btf program
  * was chosen, 0 if not, -1 when a probe that must be a classic
  * tracepoint has no such form (reported, naming the probe and why). */
+/* Classic tracepoints are found through tracefs (libbpf reads their ids
+ * from events/CAT/NAME/id).  Where init mounted none (minimal VMs,
+ * containers), it is mounted where the kernel provides for it, as perf
+ * does; a failure is said here, before the attach error it causes. */
+static void
+tap_bpf_tracefs_ready(void)
+{
+	static bool tried;
+
+	if (tried)
+		return;
+	tried = true;
+	if (access("/sys/kernel/tracing/events", F_OK) == 0 ||
+	    access("/sys/kernel/debug/tracing/events", F_OK) == 0)
+		return;
+	if (mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0) {
+		if (tap_bpf_verbose)
+			fprintf(stderr, "BPF: mounted tracefs on /sys/kernel/tracing for the classic tracepoints\n");
+	} else {
+		fprintf(stderr, "BPF: tracefs is not mounted, and mounting it on /sys/kernel/tracing failed (%s): classic tracepoints cannot attach\n",
+			strerror(errno));
+	}
+}
+
 static int
 tap_bpf_choose_tracepoints(bool force_raw)
 {
@@ -155,6 +180,7 @@ tap_bpf_choose_tracepoints(bool force_raw)
 				continue;
 			}
 			chosen = tp;
+			tap_bpf_tracefs_ready();
 		} else if (btf && have_btf && !all_raw) {
 			chosen = btf;
 			any_btf = 1;
