@@ -36,7 +36,13 @@
  *                             the file is
  *   kworkload ia32            getppid() twice, then three times by int
  *                             $0x80 (ia32), a pread64 of 1 byte at 9,
- *                             then an ia32 lseek to 7
+ *                             then an ia32 lseek to 7; then the ia32
+ *                             calls whose entry points take arguments
+ *                             differently (ia32_split_calls): pread64 at
+ *                             1 << 32 | 9, ftruncate64 of a /tmp file to
+ *                             0x1234, fstat64 of it, mmap2 of page 1,
+ *                             _llseek to 11, and a fork-like clone
+ *                             (SIGCHLD, tls 0x7000, child_tid 0x8000)
  *   kworkload signals         in this order: sigaction() a handler for
  *                             SIGUSR1 (blocking SIGUSR2 while it runs)
  *                             and for SIGUSR2 (blocking nothing);
@@ -404,6 +410,69 @@ lseek_calls(void)
 	printf("the file is at %ld\n", (long)syscall(SYS_lseek, fd, 0L, SEEK_CUR));
 }
 
+/* The ia32 calls whose entry points split, reorder or scale arguments
+ * (sys_ia32_pread64, compat_sys_ia32_clone, ...), each with known values,
+ * which the syscall.* probes show in their x86_64 form (tests/ia32.stp);
+ * and what each returned, checked the 64-bit way. */
+static void
+ia32_split_calls(long fd)
+{
+	const char *tmp = "/tmp/kworkload-ia32";
+	long fd2 = syscall(SYS_openat, AT_FDCWD, tmp, O_RDWR | O_CREAT | O_TRUNC,
+			   0600);
+	/* what the ia32 calls write is in buf: a 32-bit address (non-PIE
+	 * static), and no new static to move the others */
+	char *page0 = malloc(4096);
+	long r, size, addr;
+	long long llseek_result;
+	int status = -1;
+
+	/* fd, buf, count, pos_lo, pos_hi: past the end of the file */
+	buf[0] = 0;
+	r = ia32_syscall6(IA32_PREAD64, fd, (long)buf, 1, 9, 1, 0);
+	printf("ia32 pread64 at 1 << 32 | 9 returned %ld, byte %d\n", r,
+	       buf[0]);
+	r = ia32_syscall6(IA32_FTRUNCATE64, fd2, 0x1234, 0, 0, 0, 0);
+	fstat((int)fd2, &st);
+	printf("ia32 ftruncate64 to 0x1234 returned %ld, size %#lx\n", r,
+	       (long)st.st_size);
+	/* an ia32 struct stat64: 96 bytes, st_size at 44 (packed) */
+	r = ia32_syscall6(IA32_FSTAT64, fd2, (long)buf, 0, 0, 0, 0);
+	memcpy(&size, buf + 44, sizeof(size));
+	printf("ia32 fstat64 returned %ld, st_size %#lx\n", r, size);
+	/* addr, len, prot, flags, fd, pgoff */
+	addr = ia32_syscall6(IA32_MMAP2, 0, 4096, PROT_READ, MAP_PRIVATE, fd,
+			     1) & 0xffffffff;
+	syscall(SYS_pread64, fd, buf, 4096L, 4096L);
+	syscall(SYS_pread64, fd, page0, 4096L, 0L);
+	if (addr >= (-4095L & 0xffffffff))
+		printf("ia32 mmap2 failed: %ld\n", addr - 0x100000000L);
+	else {
+		printf("ia32 mmap2 of page 1 mapped %s\n",
+		       memcmp((void *)addr, buf, 4096) == 0 ? "page 1" :
+		       memcmp((void *)addr, page0, 4096) == 0 ? "page 0" :
+		       "neither page 0 nor 1");
+		syscall(SYS_munmap, addr, 4096L);
+	}
+	/* fd, offset_high, offset_low, result, whence */
+	r = ia32_syscall6(IA32__LLSEEK, fd, 0, 11, (long)buf, SEEK_SET, 0);
+	memcpy(&llseek_result, buf, sizeof(llseek_result));
+	printf("ia32 _llseek to 11 returned %ld, result %lld\n", r,
+	       llseek_result);
+	/* flags, newsp, parent_tid, tls, child_tid: a fork, tls and
+	 * child_tid unused without their CLONE_ flags */
+	r = ia32_syscall6(IA32_CLONE, SIGCHLD, 0, 0, 0x7000, 0x8000, 0);
+	if (r == 0)
+		syscall(SYS_exit_group, 3);
+	if (r > 0)
+		syscall(SYS_wait4, r, &status, 0, NULL);
+	printf("ia32 clone: the child exited with %d\n",
+	       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	syscall(SYS_close, fd2);
+	syscall(SYS_unlinkat, AT_FDCWD, tmp, 0);
+	free(page0);
+}
+
 /* getppid() twice the 64-bit way and three times the ia32 way, a
  * pread64 at 9, then an ia32 lseek(fd, 7, SEEK_SET) on a file opened the
  * 64-bit way */
@@ -421,6 +490,7 @@ ia32_calls(void)
 	printf("ia32 getppid agreed %ld of 3 times\n", ok);
 	printf("ia32 lseek to 7 returned %ld\n",
 	       ia32_syscall(IA32_LSEEK, fd, 7, SEEK_SET));
+	ia32_split_calls(fd);
 }
 
 /* The x86_64 layouts (runtime/core/sysstruct.h): the C library's

@@ -13,6 +13,11 @@ include testsuite/unit/loader.mk
 TESTS += testsuite/unit/check-comment-escape.sh
 EXTRA_DIST += testsuite/unit/check-comment-escape.sh
 
+# the ia32 system calls' argument recipes and guru write-back, compiled
+# from pass 3's C and run on made-up registers
+TESTS += testsuite/unit/check-syscall-ia32.sh
+EXTRA_DIST += testsuite/unit/check-syscall-ia32.sh
+
 # which globals pass 3 keeps in per-CPU counters, lock-free
 TESTS += testsuite/unit/check-counters.sh
 EXTRA_DIST += testsuite/unit/check-counters.sh

@@ -62,8 +62,8 @@ struct pdata_kprobe {
 
 struct pdata_syscall {
 	const char *name;		/* "openat" */
-	int nr;				/* x86_64 syscall number */
-	int ia32_nr;			/* the 32-bit call's, or -1 */
+	int nr;				/* x86_64 syscall number; its ia32
+					 * twins are syscall_table.h's */
 	int nargs;
 	bool is_return;
 };
