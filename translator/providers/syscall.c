@@ -572,18 +572,16 @@ syscall_writeback_helper(struct cg *g, const struct ia32_recipes *r)
 	cg_line(&g->w, "unsigned long *r64[] = { &regs->di, &regs->si, &regs->dx, &regs->r10, &regs->r8, &regs->r9 };");
 	cg_line(&g->w, "unsigned long *r32[] = { &regs->bx, &regs->cx, &regs->dx, &regs->si, &regs->di, &regs->bp };");
 	cg_blank(&g->w);
+	const char *in = "";	/* the plain loop: the else branch with recipes */
 	if (r->n) {
 		cg_line(&g->w, "if (unlikely(how))");
 		cg_line(&g->w, "\t__tap_syscall_ia32_writeback(regs, a, was, how);");
 		cg_line(&g->w, "else");
-		cg_line(&g->w, "\tfor (int i = 0; i < TAP_SYSCALL_NARGS; i++)");
-		cg_line(&g->w, "\t\tif (a[i] != was[i])");
-		cg_line(&g->w, "\t\t\t*(ia32 ? r32 : r64)[i] = ia32 ? (u32)a[i] : (unsigned long)a[i];");
-	} else {
-		cg_line(&g->w, "for (int i = 0; i < TAP_SYSCALL_NARGS; i++)");
-		cg_line(&g->w, "\tif (a[i] != was[i])");
-		cg_line(&g->w, "\t\t*(ia32 ? r32 : r64)[i] = ia32 ? (u32)a[i] : (unsigned long)a[i];");
+		in = "\t";
 	}
+	cg_line(&g->w, "%sfor (int i = 0; i < TAP_SYSCALL_NARGS; i++)", in);
+	cg_line(&g->w, "%s\tif (a[i] != was[i])", in);
+	cg_line(&g->w, "%s\t\t*(ia32 ? r32 : r64)[i] = ia32 ? (u32)a[i] : (unsigned long)a[i];", in);
 	cg_line(&g->w, "if (a[TAP_SYSCALL_RET_SLOT] != was[TAP_SYSCALL_RET_SLOT])");
 	cg_line(&g->w, "\tregs_set_return_value(regs, (unsigned long)a[TAP_SYSCALL_RET_SLOT]);");
 	cg_close(&g->w, NULL);
